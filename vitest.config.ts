@@ -1,0 +1,23 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Tests run on source: workspace packages resolve to their src/ entry, not to dist/.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@infill/core": src("core"),
+      "@infill/sim": src("sim"),
+    },
+  },
+  test: {
+    projects: [
+      { extends: true, test: { name: "core", root: "packages/core", include: ["test/**/*.test.ts"] } },
+      { extends: true, test: { name: "sim", root: "packages/sim", include: ["test/**/*.test.ts"] } },
+      { extends: true, test: { name: "lsp-server", root: "packages/lsp-server", include: ["test/**/*.test.ts"] } },
+    ],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
