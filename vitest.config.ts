@@ -15,7 +15,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "core", root: "packages/core", include: ["test/**/*.test.ts"] } },
       { extends: true, test: { name: "sim", root: "packages/sim", include: ["test/**/*.test.ts"] } },
-      { extends: true, test: { name: "lsp-server", root: "packages/lsp-server", include: ["test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "lsp-server", root: "packages/lsp-server", include: ["test/**/*.test.ts"] },
+      },
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
