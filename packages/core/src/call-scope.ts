@@ -1,0 +1,110 @@
+import { EventEmitter } from "node:events";
+import { AbortError, ConnectionError, describeCause, FimError, TimeoutError } from "./errors.js";
+
+// Reasons the scope is aborted with; compared by identity to tell a timeout from the caller's abort.
+const TIMED_OUT = new Error("infill: the call's deadline passed");
+const CALLER_ABORTED = new Error("infill: the caller's signal fired");
+const CONSUMER_STOPPED = new Error("infill: the stream's consumer stopped reading");
+
+// setTimeout fires at once for delays it cannot represent; past this we simply set no timer.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function abortTimedOut(scope: CallScope): void {
+  scope.abort(TIMED_OUT);
+}
+
+/**
+ * The lifetime of one client call: one abort switch that the deadline, the caller's signal and an early exit from
+ * a stream all trip, shared by every attempt and backoff sleep.
+ *
+ * It is an EventEmitter with `aborted`/`reason`, which undici accepts as a request `signal` (documented:
+ * "AbortSignal | EventEmitter"). Measured on Node 20 at concurrency 64, an AbortController per call plus undici's
+ * EventTarget listeners cost ~10% of raw undici throughput; an EventEmitter costs ~1%. (`AbortSignal.any` would
+ * add ~15 µs more per call.) The caller's own AbortSignal is listened to only when one is given.
+ */
+export class CallScope extends EventEmitter {
+  /** Read by undici, like AbortSignal.aborted. */
+  aborted = false;
+  /** Read by undici, like AbortSignal.reason. */
+  reason: unknown = undefined;
+  readonly #timeoutMs: number;
+  readonly #deadline: number;
+  readonly #timer: NodeJS.Timeout | undefined;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort: (() => void) | undefined;
+
+  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    super();
+    this.#timeoutMs = timeoutMs;
+    this.#deadline = performance.now() + timeoutMs;
+    if (timeoutMs < MAX_TIMER_MS) {
+      this.#timer = setTimeout(abortTimedOut, Math.max(0, timeoutMs), this);
+      // A safety net, not work: the socket or a backoff sleep keeps the process alive while something is pending.
+      this.#timer.unref();
+    }
+    if (callerSignal) {
+      this.#callerSignal = callerSignal;
+      if (callerSignal.aborted) {
+        this.abort(CALLER_ABORTED);
+      } else {
+        this.#onCallerAbort = () => this.abort(CALLER_ABORTED);
+        callerSignal.addEventListener("abort", this.#onCallerAbort, { once: true });
+      }
+    }
+  }
+
+  /** Trips the switch: in-flight I/O fails at once. Only the first reason counts. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit("abort");
+  }
+
+  /** Milliseconds left before the deadline. */
+  remainingMs(): number {
+    return this.#deadline - performance.now();
+  }
+
+  /** Aborts in-flight I/O because the consumer is done (a stream left early); no error is reported for it. */
+  stop(): void {
+    this.abort(CONSUMER_STOPPED);
+  }
+
+  /** Waits `ms` milliseconds, or rejects as soon as the scope aborts. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.aborted) {
+        reject(this.reason);
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(this.reason);
+      };
+      const timer = setTimeout(() => {
+        this.removeListener("abort", onAbort);
+        resolve();
+      }, ms);
+      this.once("abort", onAbort);
+    });
+  }
+
+  /** Releases the timer and the listener on the caller's signal. Call once, when the call settles. */
+  dispose(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+  }
+
+  /**
+   * What the caller should see for an error that ended the call: an AbortError or TimeoutError when the scope
+   * was aborted (whatever undici threw for it), our own errors unchanged, anything else as a ConnectionError.
+   */
+  toError(error: unknown): FimError {
+    if (this.reason === TIMED_OUT) return new TimeoutError(`request timed out after ${this.#timeoutMs} ms`);
+    if (this.reason === CALLER_ABORTED)
+      return new AbortError("request aborted", { cause: this.#callerSignal?.reason });
+    if (error instanceof FimError) return error;
+    return new ConnectionError(`connection failed: ${describeCause(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { FimClient } from "./client.js";
+import {
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  FimError,
+  InsufficientBalanceError,
+  ValidationError,
+} from "./errors.js";
+import { DEFAULT_MODEL } from "./models.js";
+import { splitAt } from "./position.js";
+import type { CompletionRequest } from "./schemas.js";
+import { VERSION } from "./version.js";
+
+const HELP = `Usage: infill complete (--prompt TEXT [--suffix TEXT] | --file FILE --line N --character N) [options]
+
+Asks DeepSeek's FIM Completion (Beta) API for the text between a prompt and a suffix, and prints it.
+
+Input (one of):
+  --prompt TEXT            text before the cursor
+  --suffix TEXT            text after the cursor (with --prompt)
+  --file FILE              split FILE at a position into prompt and suffix, with
+  --line N                 0-based line of the cursor
+  --character N            0-based UTF-16 column of the cursor
+
+Options:
+  --stream                 print the text as it arrives
+  --json                   print the full response as JSON (with --stream: one chunk per line)
+  --model ID               model id (default ${DEFAULT_MODEL})
+  --max-tokens N           most tokens to generate, 1–4096
+  --temperature T          sampling temperature, 0–2
+  --base-url URL           API base (default $INFILL_BASE_URL or https://api.deepseek.com/beta)
+  --allow-insecure-http    allow plain http to a host other than this machine
+  -h, --help               show this help
+  -v, --version            show the version
+
+Environment:
+  DEEPSEEK_API_KEY         API key (sent as a Bearer token)
+  INFILL_BASE_URL          API base when --base-url is not given
+  HTTPS_PROXY, NO_PROXY    proxy settings
+
+Exit status: 0 on success, 1 for API or network errors, 2 for usage errors.
+`;
+
+const OPTIONS = {
+  prompt: { type: "string" },
+  suffix: { type: "string" },
+  file: { type: "string" },
+  line: { type: "string" },
+  character: { type: "string" },
+  stream: { type: "boolean" },
+  json: { type: "boolean" },
+  model: { type: "string" },
+  "max-tokens": { type: "string" },
+  temperature: { type: "string" },
+  "base-url": { type: "string" },
+  "allow-insecure-http": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+/** Request fields and client options as the user spelled them on the command line. */
+const FLAG_BY_FIELD: Record<string, string> = {
+  model: "--model",
+  prompt: "--prompt",
+  suffix: "--suffix",
+  max_tokens: "--max-tokens",
+  temperature: "--temperature",
+  baseURL: "--base-url",
+};
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    return fail(2, `${(error as Error).message}; see infill --help`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (positionals[0] !== "complete" || positionals.length > 1) {
+    const what =
+      positionals.length === 0 ? "a command is required" : `unknown command: ${positionals.join(" ")}`;
+    return fail(2, `${what}; usage: infill complete --prompt TEXT (see infill --help)`);
+  }
+
+  let request: CompletionRequest;
+  let client: FimClient;
+  try {
+    request = { model: values.model ?? DEFAULT_MODEL, ...(await readInput(values)) };
+    if (values["max-tokens"] !== undefined) request.max_tokens = parseNumber(values["max-tokens"]);
+    if (values.temperature !== undefined) request.temperature = parseNumber(values.temperature);
+    client = new FimClient({
+      baseURL: values["base-url"],
+      allowInsecureHttp: values["allow-insecure-http"] ?? false,
+      userAgent: `infill-cli/${VERSION}`,
+    });
+  } catch (error) {
+    return failWith(error);
+  }
+
+  try {
+    if (values.stream) {
+      for await (const chunk of client.stream(request)) {
+        process.stdout.write(values.json ? `${JSON.stringify(chunk)}\n` : (chunk.choices[0]?.text ?? ""));
+      }
+      if (!values.json) process.stdout.write("\n");
+    } else {
+      const response = await client.complete(request);
+      process.stdout.write(
+        values.json ? `${JSON.stringify(response)}\n` : `${response.choices[0]?.text ?? ""}\n`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (values.stream && !values.json) process.stdout.write("\n");
+    return failWith(error, client.baseURL);
+  }
+}
+
+async function readInput(values: {
+  prompt?: string | undefined;
+  suffix?: string | undefined;
+  file?: string | undefined;
+  line?: string | undefined;
+  character?: string | undefined;
+}): Promise<{ prompt: string; suffix?: string }> {
+  if (values.file !== undefined) {
+    if (values.prompt !== undefined || values.suffix !== undefined) {
+      throw new UsageError("--file cannot be combined with --prompt or --suffix");
+    }
+    if (values.line === undefined || values.character === undefined) {
+      throw new UsageError("--file needs --line and --character (0-based)");
+    }
+    const line = parseIndex("--line", values.line);
+    const character = parseIndex("--character", values.character);
+    let text: string;
+    try {
+      text = await readFile(values.file, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read ${values.file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    }
+    try {
+      return splitAt(text, line, character);
+    } catch (error) {
+      throw new UsageError(`${values.file}: ${(error as Error).message}`);
+    }
+  }
+  if (values.line !== undefined || values.character !== undefined) {
+    throw new UsageError("--line and --character go with --file");
+  }
+  if (values.prompt === undefined) throw new UsageError("--prompt TEXT or --file FILE is required");
+  return values.suffix === undefined
+    ? { prompt: values.prompt }
+    : { prompt: values.prompt, suffix: values.suffix };
+}
+
+function parseIndex(flag: string, value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`${flag} must be a non-negative integer (0-based), got ${value}`);
+  return Number(value);
+}
+
+/** Leaves range and integer checks to the request schema, whose message the flag name is put into. */
+function parseNumber(value: string): number {
+  return value.trim() === "" ? Number.NaN : Number(value);
+}
+
+function failWith(error: unknown, baseURL?: string): number {
+  if (error instanceof UsageError) return fail(2, error.message);
+  if (error instanceof ValidationError) return fail(2, flagMessage(error));
+  if (error instanceof AuthenticationError) return fail(1, `${withId(error)} — check DEEPSEEK_API_KEY`);
+  if (error instanceof InsufficientBalanceError)
+    return fail(1, `${withId(error)} — top up your DeepSeek balance`);
+  if (error instanceof ApiError) return fail(1, withId(error));
+  if (error instanceof ConnectionError && baseURL) return fail(1, `${error.message} (base URL ${baseURL})`);
+  if (error instanceof FimError) return fail(1, error.message);
+  return fail(1, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+function withId(error: ApiError): string {
+  return error.requestId ? `${error.message} (request id ${error.requestId})` : error.message;
+}
+
+/** "invalid request: max_tokens must be …" → "--max-tokens must be …". */
+function flagMessage(error: ValidationError): string {
+  return error.message
+    .replace(/^invalid request: /, "")
+    .split("; ")
+    .map((part) => {
+      const field = /^[\w.[\]]+/.exec(part)?.[0] ?? "";
+      const flag = FLAG_BY_FIELD[field];
+      return flag ? flag + part.slice(field.length) : part;
+    })
+    .join("; ");
+}
+
+function fail(code: number, message: string): number {
+  // One line, whatever the message (parseArgs' own span several).
+  process.stderr.write(`infill: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  return code;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,253 @@
+// The built `infill` CLI (dist/cli.js) as a child process, against @infill/sim.
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Sim, startSim } from "@infill/sim";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MODEL, FimClient, VERSION } from "../src/index.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const cliPath = join(packageDir, "dist", "cli.js");
+const KEY = "sk-cli-test-key-4321";
+const PROMPT = "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    ";
+
+let sim: Sim;
+let dir: string;
+
+beforeAll(async () => {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  await promisify(execFile)(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: packageDir });
+  dir = await mkdtemp(join(tmpdir(), "infill-cli-"));
+}, 120_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await sim?.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI without a shell; the sim keeps answering since nothing here blocks the event loop. */
+function infill(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: KEY, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (data: Buffer) => {
+      stdout += data;
+    });
+    child.stderr.on("data", (data: Buffer) => {
+      stderr += data;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function expected(prompt: string, suffix?: string): Promise<string> {
+  const client = new FimClient({ apiKey: KEY, baseURL: sim.url });
+  const response = await client.complete(
+    suffix === undefined ? { model: DEFAULT_MODEL, prompt } : { model: DEFAULT_MODEL, prompt, suffix },
+  );
+  return response.choices[0]?.text ?? "";
+}
+
+describe("infill complete", () => {
+  it("prints the completion, newline-terminated", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const run = await infill(["complete", "--prompt", PROMPT, "--suffix", "\n", "--base-url", sim.url]);
+    expect(run).toEqual({ code: 0, stdout: `${await expected(PROMPT, "\n")}\n`, stderr: "" });
+    expect(sim.requests[0]?.body).toEqual({ model: DEFAULT_MODEL, prompt: PROMPT, suffix: "\n" });
+    expect(sim.requests[0]?.headers["user-agent"]).toBe(`infill-cli/${VERSION} infill/${VERSION}`);
+  });
+
+  it("--stream prints the same text as it arrives", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const run = await infill(["complete", "--stream", "--prompt", PROMPT, "--base-url", sim.url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${await expected(PROMPT)}\n`);
+    expect(sim.requests[0]?.body).toMatchObject({ stream: true });
+  });
+
+  it("--json prints the response; with --stream one chunk per line", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const run = await infill(["complete", "--json", "--prompt", PROMPT, "--base-url", sim.url]);
+    expect(run.code).toBe(0);
+    const response = JSON.parse(run.stdout);
+    expect(response.object).toBe("text_completion");
+    expect(response.usage.total_tokens).toBeGreaterThan(0);
+
+    const streamed = await infill([
+      "complete",
+      "--json",
+      "--stream",
+      "--prompt",
+      PROMPT,
+      "--base-url",
+      sim.url,
+    ]);
+    const lines = streamed.stdout.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(2);
+    const chunks = lines.map((line) => JSON.parse(line));
+    expect(chunks.map((c) => c.choices[0]?.text ?? "").join("")).toBe(response.choices[0].text);
+  });
+
+  it("passes --model, --max-tokens and --temperature", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const run = await infill([
+      "complete",
+      "--prompt",
+      "x",
+      "--model",
+      "deepseek-v4-pro",
+      "--max-tokens",
+      "7",
+      "--temperature",
+      "0",
+      "--base-url",
+      sim.url,
+    ]);
+    expect(run.code).toBe(0);
+    expect(sim.requests[0]?.body).toEqual({
+      model: "deepseek-v4-pro",
+      prompt: "x",
+      max_tokens: 7,
+      temperature: 0,
+    });
+  });
+
+  it("--file --line --character splits the file into prompt and suffix", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const file = join(dir, "add.py");
+    await writeFile(file, "def add(a, b):\r\n    return a + b\n\ndef sub(a, b):\n    \n");
+    const run = await infill([
+      "complete",
+      "--file",
+      file,
+      "--line",
+      "4",
+      "--character",
+      "4",
+      "--base-url",
+      sim.url,
+    ]);
+    expect(run.code).toBe(0);
+    expect(sim.requests[0]?.body).toEqual({
+      model: DEFAULT_MODEL,
+      prompt: "def add(a, b):\r\n    return a + b\n\ndef sub(a, b):\n    ",
+      suffix: "\n",
+    });
+  });
+
+  it.each([
+    [["--line", "9", "--character", "0"], "line 9 is past the end (the text has 3 lines, 0–2)"],
+    [["--line", "0", "--character", "99"], "character 99 is past the end of line 0 (it has 5 characters)"],
+    [["--line=-1", "--character", "0"], "--line must be a non-negative integer (0-based), got -1"],
+    [["--line", "-1", "--character", "0"], "Option '--line' argument is ambiguous"],
+    [["--line", "0"], "--file needs --line and --character"],
+  ])("an out-of-range position %j is a usage error", async (position, message) => {
+    sim = await startSim({ apiKey: KEY });
+    const file = join(dir, "small.txt");
+    await writeFile(file, "hello\nworld\n");
+    const run = await infill(["complete", "--file", file, ...position, "--base-url", sim.url]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr.startsWith("infill: ")).toBe(true);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(run.stdout).toBe("");
+    expect(sim.requests).toHaveLength(0);
+  });
+});
+
+describe("errors", () => {
+  it.each([
+    [["--max-tokens", "5000"], "infill: --max-tokens must be an integer between 1 and 4096 (got 5000)\n"],
+    [["--max-tokens", "many"], "infill: --max-tokens must be an integer between 1 and 4096 (got NaN)\n"],
+    [["--temperature", "9"], "infill: --temperature must be a number between 0 and 2 (got 9)\n"],
+    [["--model", ""], 'infill: --model must be a non-empty string (e.g. deepseek-v4-flash) (got "")\n'],
+  ])("%j is a usage error (exit 2) and sends nothing", async (flags, stderr) => {
+    sim = await startSim({ apiKey: KEY });
+    const run = await infill(["complete", "--prompt", "x", ...flags, "--base-url", sim.url]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [[], "a command is required"],
+    [["finish"], "unknown command: finish"],
+    [["complete"], "--prompt TEXT or --file FILE is required"],
+    [["complete", "--prompt", "x", "--frobnicate"], "Unknown option '--frobnicate'"],
+    [["complete", "--prompt", "x", "--file", "f", "--line", "0", "--character", "0"], "cannot be combined"],
+    [
+      ["complete", "--file", "/nonexistent/file", "--line", "0", "--character", "0"],
+      "cannot read /nonexistent/file: ENOENT",
+    ],
+    [["complete", "--prompt", "x", "--base-url", "http://10.0.0.1"], "--allow-insecure-http"],
+    [
+      ["complete", "--prompt", "x", "--base-url", "https://api.deepseek.com/beta/completions"],
+      "--base-url must be the API base",
+    ],
+  ])("%j is a usage error", async (args, message) => {
+    const run = await infill(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("a wrong key: one line naming DEEPSEEK_API_KEY, exit 1, the key not shown", async () => {
+    sim = await startSim({ apiKey: KEY });
+    const wrong = "sk-wrong-cli-key-abcd";
+    const run = await infill(["complete", "--prompt", "x", "--base-url", sim.url], {
+      DEEPSEEK_API_KEY: wrong,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^infill: 401 Authentication Fails, Your api key: \*\*\*\*abcd is invalid \(request id [0-9a-f-]{36}\) — check DEEPSEEK_API_KEY\n$/,
+    );
+    expect(run.stderr).not.toContain(wrong);
+  });
+
+  it("an unreachable server: exit 1 with the base URL", async () => {
+    const closed = await startSim();
+    const url = closed.url;
+    await closed.close();
+    const run = await infill(["complete", "--prompt", "x", "--base-url", url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`ECONNREFUSED`);
+    expect(run.stderr).toContain(`(base URL ${url})`);
+  }, 20_000);
+
+  it("a stream cut short: exit 1 after what arrived", async () => {
+    sim = await startSim({ apiKey: KEY, faults: [{ type: "cut", afterChunks: 2 }] });
+    const run = await infill(["complete", "--stream", "--prompt", PROMPT, "--base-url", sim.url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^infill: stream ended before \[DONE\]/);
+  });
+});
+
+describe("help and version", () => {
+  it("--help prints usage and exits 0", async () => {
+    const run = await infill(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Usage: infill complete");
+    expect(run.stdout).toContain("--max-tokens");
+  });
+
+  it("--version prints the version", async () => {
+    expect(await infill(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+});

@@ -1,0 +1,122 @@
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { apiErrorFromResponse, redact } from "../src/errors.js";
+import {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  FimError,
+  InsufficientBalanceError,
+  InternalServerError,
+  RateLimitError,
+  ResponseValidationError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValidationError,
+} from "../src/index.js";
+
+const body = (message: string, type = "invalid_request_error") =>
+  JSON.stringify({ error: { message, type, param: null, code: "invalid_request_error" } });
+
+describe("apiErrorFromResponse", () => {
+  it.each([
+    [400, BadRequestError, "BadRequestError", false],
+    [401, AuthenticationError, "AuthenticationError", false],
+    [402, InsufficientBalanceError, "InsufficientBalanceError", false],
+    [422, UnprocessableEntityError, "UnprocessableEntityError", false],
+    [429, RateLimitError, "RateLimitError", true],
+    [500, InternalServerError, "InternalServerError", true],
+    [503, ServiceUnavailableError, "ServiceUnavailableError", true],
+    [404, ApiError, "ApiError", false],
+    [502, ApiError, "ApiError", false],
+  ])("status %i", (status, Class, name, retryable) => {
+    const error = apiErrorFromResponse(status, body("boom"), "trace-1", undefined);
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(FimError);
+    expect(error.name).toBe(name);
+    expect(error.status).toBe(status);
+    expect(error.retryable).toBe(retryable);
+    expect(error.requestId).toBe("trace-1");
+    expect(error.message).toBe(`${status} boom`);
+  });
+
+  it("parses DeepSeek's error body", () => {
+    const error = apiErrorFromResponse(
+      401,
+      body("Authentication Fails, Your api key: ****abcd is invalid", "authentication_error"),
+      undefined,
+      undefined,
+    );
+    expect(error.message).toBe("401 Authentication Fails, Your api key: ****abcd is invalid");
+    expect(error.type).toBe("authentication_error");
+    expect(error.code).toBe("invalid_request_error");
+    expect(error.param).toBeUndefined();
+    expect(error.error).toEqual({
+      message: "Authentication Fails, Your api key: ****abcd is invalid",
+      type: "authentication_error",
+      param: null,
+      code: "invalid_request_error",
+    });
+  });
+
+  it.each([
+    ["<html><body>Bad Gateway</body></html>", "502 Bad Gateway: <html><body>Bad Gateway</body></html>"],
+    ["", "502 Bad Gateway"],
+    ["\n\n", "502 Bad Gateway"],
+    ['{"error":"upstream down"}', "502 upstream down"],
+    ['{"message":"nope"}', "502 nope"],
+    ['{"error":{"code":"x"}}', '502 Bad Gateway: {"error":{"code":"x"}}'],
+  ])("a non-DeepSeek body %j still gives a useful message", (text, message) => {
+    expect(apiErrorFromResponse(502, text, undefined, undefined).message).toBe(message);
+  });
+
+  it("cuts a long body down", () => {
+    const message = apiErrorFromResponse(500, "x".repeat(10_000), undefined, undefined).message;
+    expect(message.length).toBeLessThan(250);
+  });
+
+  it("scrubs the API key out of the message, the parsed body and the request id", () => {
+    const key = "sk-0123456789abcdef";
+    const error = apiErrorFromResponse(401, body(`bad key ${key}!`), `id-${key}`, key);
+    expect(error.message).toBe("401 bad key [redacted]!");
+    for (const text of [
+      error.message,
+      JSON.stringify(error),
+      inspect(error, { depth: 10 }),
+      String(error.requestId),
+    ]) {
+      expect(text).not.toContain(key);
+    }
+  });
+});
+
+describe("the error tree", () => {
+  it("names every class and passes cause", () => {
+    const cause = new Error("root");
+    for (const [Class, name] of [
+      [ResponseValidationError, "ResponseValidationError"],
+      [ConnectionError, "ConnectionError"],
+      [TimeoutError, "TimeoutError"],
+      [AbortError, "AbortError"],
+      [FimError, "FimError"],
+    ] as const) {
+      const error = new Class("m", { cause });
+      expect(error).toBeInstanceOf(FimError);
+      expect(error.name).toBe(name);
+      expect(error.cause).toBe(cause);
+    }
+    const validation = new ValidationError("stop[3]", "stop[3] must be a string", { cause });
+    expect(validation.field).toBe("stop[3]");
+    expect(validation.cause).toBe(cause);
+  });
+
+  it("redact is a no-op without a secret", () => {
+    expect(redact("abc", undefined)).toBe("abc");
+    expect(redact("abc", "")).toBe("abc");
+    expect(redact("a-b-a", "a")).toBe("[redacted]-b-[redacted]");
+  });
+});
