@@ -1,0 +1,77 @@
+import { parseArgs } from "node:util";
+import { parseFaults } from "./faults.js";
+import type { SimOptions } from "./server.js";
+
+/** `infill-sim --help`. */
+export const USAGE = `Usage: infill-sim [options]
+
+A local server that behaves like DeepSeek's POST /beta/completions (FIM, beta).
+Prints its base URL (http://HOST:PORT/beta) and runs until SIGINT or SIGTERM.
+
+Options:
+  --port N           port to listen on (default 0: a free port)
+  --host H           interface to listen on (default 127.0.0.1)
+  --key K            accept only this API key (default: any key or none)
+  --latency-ms N     milliseconds before the first content byte (default 0)
+  --token-ms N       milliseconds per generated token (default 0)
+  --keep-alive       send keep-alive lines while waiting --latency-ms
+  --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3
+  -h, --help         show this help
+`;
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { kind: "run"; options: SimOptions }
+  | { kind: "help" }
+  | { kind: "error"; message: string };
+
+function wholeNumber(flag: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(text) || Number(text) > max) {
+    throw new Error(
+      `--${flag} expects a whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${text}"`,
+    );
+  }
+  return Number(text);
+}
+
+/**
+ * Reads `infill-sim`'s arguments. Never throws: a bad command line is `{ kind: "error" }` with a
+ * one-line message.
+ *
+ * @param args - the arguments after the program name
+ */
+export function parseCliArgs(args: readonly string[]): CliCommand {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        key: { type: "string" },
+        "latency-ms": { type: "string" },
+        "token-ms": { type: "string" },
+        "keep-alive": { type: "boolean" },
+        fail: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+    if (values.help === true) return { kind: "help" };
+    const options: SimOptions = {};
+    if (values.port !== undefined) options.port = wholeNumber("port", values.port, 65535);
+    if (values.host !== undefined) options.host = values.host;
+    if (values.key !== undefined) options.apiKey = values.key;
+    if (values["latency-ms"] !== undefined)
+      options.latencyMs = wholeNumber("latency-ms", values["latency-ms"]);
+    if (values["token-ms"] !== undefined) options.tokenMs = wholeNumber("token-ms", values["token-ms"]);
+    if (values["keep-alive"] === true) options.keepAlive = true;
+    if (values.fail !== undefined) options.faults = parseFaults(values.fail);
+    return { kind: "run", options };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // parseArgs's messages go on with hints over several lines; the first sentence is the point.
+    const first = message.split("\n")[0]!.split(". ")[0]!.replace(/\.$/, "");
+    return { kind: "error", message: `${first} (see --help)` };
+  }
+}

@@ -1,0 +1,474 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { apiErrorBody, maskKey } from "./api-error.js";
+import { DEFAULT_CUT_AFTER_CHUNKS, type Fault, FaultQueue } from "./faults.js";
+import { generate } from "./generate.js";
+import { PrefixCache, unitKeys } from "./prefix-cache.js";
+import { type Answer, completionBody, streamEvents, usageOf } from "./response.js";
+import { TokenCache } from "./token-cache.js";
+import { type CompletionRequest, MAX_TOKENS_LIMIT, validateRequest } from "./validate.js";
+
+/** How to start a simulator. */
+export interface SimOptions {
+  /** TCP port to listen on. Default 0: a free port chosen by the OS (read it from {@link Sim.url}). */
+  port?: number;
+  /** Interface to listen on. Default `"127.0.0.1"`. */
+  host?: string;
+  /**
+   * The one API key accepted. When set, a request without `Authorization: Bearer <apiKey>` gets
+   * 401 with DeepSeek's body (showing only the last four characters of the key it sent). When
+   * unset (the default), any key or none is accepted.
+   */
+  apiKey?: string;
+  /** Milliseconds before "inference starts": the time to the first byte of real content. Default 0. */
+  latencyMs?: number;
+  /**
+   * Milliseconds per generated token: the gap between streamed token chunks, and for
+   * non-streaming requests `tokens × tokenMs` more before the body. Default 0.
+   */
+  tokenMs?: number;
+  /**
+   * While waiting `latencyMs`, send the status line and headers at once, then keep the connection
+   * busy as DeepSeek does under load: empty lines (`"\n"`) before a JSON body, `: keep-alive`
+   * SSE comments before the first event of a stream. Default false.
+   */
+  keepAlive?: boolean;
+  /** Milliseconds between keep-alive lines (the first is sent with the headers). Default 25. */
+  keepAliveIntervalMs?: number;
+  /** Faults for the next requests, in order; see {@link Fault}. Default none. */
+  faults?: Fault[];
+  /**
+   * How many of the latest requests {@link Sim.requests} keeps; older ones are dropped from its
+   * start. Default `Infinity` (every request). A long benchmark run should pass a small number
+   * or 0: each record holds its request's body.
+   */
+  keepRequests?: number;
+}
+
+/** One request the simulator received on `/beta/completions`, as it saw and answered it. */
+export interface SimRequest {
+  /** The parsed JSON body; `undefined` when it did not parse (or has not been read yet). */
+  body: unknown;
+  /** The request headers, as received. */
+  headers: IncomingHttpHeaders;
+  /** The status answered; 0 for a `reset` fault, and until the status line is sent. */
+  status: number;
+  /** True when the client closed the connection before the response ended. */
+  aborted: boolean;
+  /** Settles (never rejects) when the response finished or the connection went away. */
+  closed: Promise<void>;
+}
+
+/** A running simulator. */
+export interface Sim {
+  /** The base URL a client uses, DeepSeek style: `http://127.0.0.1:PORT/beta`. */
+  url: string;
+  /** Every request to `/beta/completions`, in arrival order. */
+  requests: SimRequest[];
+  /** Queues more faults, after those already queued. Throws a TypeError for a malformed fault. */
+  inject(...faults: Fault[]): void;
+  /** Stops listening, ends every open connection (idle keep-alive ones too) and all timers. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const JSON_TYPE = "application/json";
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+const DONE = "data: [DONE]\n\n";
+// What a proxy in front of an overloaded service answers: status 200 as promised, not JSON.
+const GARBAGE =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n";
+const noop = (): void => {};
+
+// setTimeout's limit; longer delays would fire at once (with a warning on stderr).
+const MAX_DELAY_MS = 2_147_483_647;
+
+function milliseconds(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(value >= 0 && value <= MAX_DELAY_MS)) {
+    throw new RangeError(`${name} must be a number of milliseconds in 0..${MAX_DELAY_MS}, got ${value}`);
+  }
+  return value;
+}
+
+/** One request/response pair: its record, its timers, and whether work on it must stop. */
+class Exchange {
+  readonly record: SimRequest;
+  /** Set once nothing more may be written: the response ended, the client left, or the sim closes. */
+  done = false;
+  /** Set when the simulator itself dropped the connection (reset, cut, close), which is not an abort. */
+  serverEnded = false;
+  readonly #cancels = new Set<() => void>();
+  readonly #settle: () => void;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+  ) {
+    let settle = noop;
+    const closed = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.#settle = settle;
+    this.record = { body: undefined, headers: req.headers, status: 0, aborted: false, closed };
+  }
+
+  /** Resolves true after `ms`, or false as soon as the exchange stops. */
+  wait(ms: number): Promise<boolean> {
+    if (this.done) return Promise.resolve(false);
+    if (ms <= 0) return Promise.resolve(true);
+    const delay = Math.min(ms, MAX_DELAY_MS);
+    return new Promise((resolve) => {
+      const cancel = (): void => {
+        clearTimeout(timer);
+        this.#cancels.delete(cancel);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.#cancels.delete(cancel);
+        resolve(!this.done);
+      }, delay);
+      this.#cancels.add(cancel);
+    });
+  }
+
+  /** Calls `tick` every `ms` until the returned function is called or the exchange stops. */
+  every(ms: number, tick: () => void): () => void {
+    const timer = setInterval(tick, ms);
+    const cancel = (): void => {
+      clearInterval(timer);
+      this.#cancels.delete(cancel);
+    };
+    this.#cancels.add(cancel);
+    return cancel;
+  }
+
+  /** Stops all work on this exchange and its timers. */
+  stop(): void {
+    this.done = true;
+    for (const cancel of [...this.#cancels]) cancel();
+  }
+
+  /** The response is over, one way or another. */
+  closed(): void {
+    if (!this.res.writableFinished && !this.serverEnded) this.record.aborted = true;
+    this.stop();
+    this.#settle();
+  }
+
+  writeHead(status: number, headers: Record<string, string | number>): void {
+    this.record.status = status;
+    this.res.writeHead(status, headers);
+  }
+
+  /** Ends the connection after what was written so far is flushed, without ending the HTTP message. */
+  dropConnection(): void {
+    this.serverEnded = true;
+    this.done = true;
+    const socket = this.res.socket;
+    if (socket === null) return;
+    socket.end(() => socket.destroy());
+  }
+}
+
+/** Everything a simulator instance shares between requests. */
+class Simulator {
+  readonly requests: SimRequest[] = [];
+  readonly faults = new FaultQueue();
+  readonly #active = new Set<Exchange>();
+  readonly #cache = new PrefixCache();
+  readonly #tokens = new TokenCache();
+  readonly #apiKey: string | undefined;
+  readonly #latencyMs: number;
+  readonly #tokenMs: number;
+  readonly #keepAlive: boolean;
+  readonly #keepAliveIntervalMs: number;
+  readonly #keepRequests: number;
+
+  constructor(options: SimOptions) {
+    this.#apiKey = options.apiKey;
+    this.#latencyMs = milliseconds("latencyMs", options.latencyMs, 0);
+    this.#tokenMs = milliseconds("tokenMs", options.tokenMs, 0);
+    this.#keepAlive = options.keepAlive ?? false;
+    this.#keepAliveIntervalMs = milliseconds("keepAliveIntervalMs", options.keepAliveIntervalMs, 25);
+    if (this.#keepAliveIntervalMs === 0) throw new RangeError("keepAliveIntervalMs must be > 0");
+    this.#keepRequests = options.keepRequests ?? Number.POSITIVE_INFINITY;
+    if (!(this.#keepRequests >= 0))
+      throw new RangeError(`keepRequests must be ≥ 0, got ${options.keepRequests}`);
+    this.faults.push(...(options.faults ?? []));
+  }
+
+  readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    res.on("error", noop);
+    req.on("error", noop);
+    res.setHeader("x-ds-trace-id", randomUUID());
+    const path = (req.url ?? "/").split("?", 1)[0];
+    if (path !== "/beta/completions") {
+      req.resume();
+      sendJson(res, 404, apiErrorBody(404, `Not Found: no route for ${req.method} ${path}`));
+      return;
+    }
+    if (req.method !== "POST") {
+      req.resume();
+      res.setHeader("allow", "POST");
+      sendJson(res, 405, apiErrorBody(405, `Method Not Allowed: ${path} accepts POST only`));
+      return;
+    }
+    const exchange = new Exchange(req, res);
+    if (this.#keepRequests > 0) {
+      if (this.requests.length >= this.#keepRequests) this.requests.shift();
+      this.requests.push(exchange.record);
+    }
+    this.#active.add(exchange);
+    res.on("close", () => {
+      this.#active.delete(exchange);
+      exchange.closed();
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (exchange.done) return;
+      if (size > MAX_BODY_BYTES) {
+        res.setHeader("connection", "close");
+        this.#json(exchange, 413, apiErrorBody(413, "Request body too large"));
+        return;
+      }
+      this.#answer(exchange, Buffer.concat(chunks, size).toString("utf8")).catch((error: unknown) => {
+        // A bug in the simulator must not take the test run down with it; answer 500 when still possible.
+        if (!exchange.res.headersSent && !exchange.done) {
+          this.#json(exchange, 500, apiErrorBody(500, `Server Error: ${String(error)}`));
+        } else {
+          exchange.dropConnection();
+        }
+      });
+    });
+  };
+
+  async #answer(exchange: Exchange, raw: string): Promise<void> {
+    let parsed = true;
+    try {
+      exchange.record.body = JSON.parse(raw);
+    } catch {
+      parsed = false;
+    }
+    const fault = this.faults.next();
+    if (fault?.type === "reset") {
+      exchange.serverEnded = true;
+      exchange.stop();
+      exchange.req.socket.resetAndDestroy();
+      return;
+    }
+    if (fault?.type === "status") {
+      if (fault.retryAfter !== undefined) exchange.res.setHeader("retry-after", fault.retryAfter);
+      this.#json(exchange, fault.status, apiErrorBody(fault.status));
+      return;
+    }
+    if (fault?.type === "garbage") {
+      exchange.writeHead(200, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(GARBAGE) });
+      exchange.res.end(GARBAGE);
+      return;
+    }
+    const cut = fault?.type === "cut" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
+
+    const authorization = exchange.req.headers.authorization;
+    const key = authorization === undefined ? undefined : /^Bearer (.+)$/.exec(authorization)?.[1];
+    if (this.#apiKey !== undefined && key !== this.#apiKey) {
+      const message =
+        key === undefined
+          ? "Authentication Fails (auth header format should be Bearer sk-...)"
+          : `Authentication Fails, Your api key: ${maskKey(key)} is invalid`;
+      this.#json(exchange, 401, apiErrorBody(401, message), cut);
+      return;
+    }
+    if (!parsed) {
+      this.#json(exchange, 400, apiErrorBody(400, "Failed to parse the request body as JSON"), cut);
+      return;
+    }
+    const validation = validateRequest(exchange.record.body);
+    if (!validation.ok) {
+      this.#json(exchange, validation.status, apiErrorBody(validation.status, validation.message), cut);
+      return;
+    }
+    const request = validation.request;
+    const answer = this.#complete(request, key ?? "");
+    if (request.stream === true) {
+      await this.#stream(exchange, answer, request.stream_options?.include_usage === true, cut);
+    } else {
+      await this.#respond(exchange, answer, cut);
+    }
+  }
+
+  #complete(request: CompletionRequest, namespace: string): Answer {
+    const suffix = request.suffix ?? "";
+    const promptTokens = this.#tokens.tokens(request.prompt);
+    // The FIM template has a hole marker between prompt and suffix; a request without a suffix is a plain completion.
+    const suffixTokens = suffix === "" ? undefined : this.#tokens.tokens(suffix);
+    const promptTokenCount = promptTokens.length + (suffixTokens === undefined ? 0 : suffixTokens.length + 1);
+    const hit = this.#cache.account(
+      unitKeys(
+        namespace,
+        { text: request.prompt, tokens: promptTokens },
+        suffixTokens === undefined ? undefined : { text: suffix, tokens: suffixTokens },
+      ),
+    );
+    const stop = request.stop;
+    const generation = generate({
+      prompt: request.prompt,
+      suffix,
+      maxTokens: request.max_tokens ?? MAX_TOKENS_LIMIT,
+      stop: typeof stop === "string" ? [stop] : (stop ?? []),
+      promptTokens,
+    });
+    return {
+      id: randomUUID(),
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      prompt: request.prompt,
+      echo: request.echo === true,
+      logprobs: request.logprobs ?? null,
+      generation,
+      usage: usageOf(promptTokenCount, hit, generation.tokens.length),
+    };
+  }
+
+  /**
+   * Waits `latencyMs`, sending the headers and keep-alive lines meanwhile when asked to.
+   * @returns false when the exchange stopped meanwhile
+   */
+  async #latency(
+    exchange: Exchange,
+    status: number,
+    headers: Record<string, string>,
+    line: string,
+  ): Promise<boolean> {
+    if (this.#latencyMs <= 0) return !exchange.done;
+    if (!this.#keepAlive) return exchange.wait(this.#latencyMs);
+    exchange.writeHead(status, headers);
+    exchange.res.write(line);
+    const stop = exchange.every(this.#keepAliveIntervalMs, () => exchange.res.write(line));
+    const started = await exchange.wait(this.#latencyMs);
+    stop();
+    return started;
+  }
+
+  async #respond(exchange: Exchange, answer: Answer, cut: number | undefined): Promise<void> {
+    const body = JSON.stringify(completionBody(answer));
+    if (!(await this.#latency(exchange, 200, { "content-type": JSON_TYPE }, "\n"))) return;
+    if (!(await exchange.wait(this.#tokenMs * answer.generation.tokens.length))) return;
+    if (!exchange.res.headersSent) {
+      exchange.writeHead(200, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+    }
+    if (cut === undefined) {
+      exchange.res.end(body);
+    } else {
+      exchange.res.write(body.slice(0, Math.floor(body.length / 2)));
+      exchange.dropConnection();
+    }
+  }
+
+  async #stream(
+    exchange: Exchange,
+    answer: Answer,
+    includeUsage: boolean,
+    cut: number | undefined,
+  ): Promise<void> {
+    const events = streamEvents(answer, includeUsage);
+    if (!(await this.#latency(exchange, 200, SSE_HEADERS, ": keep-alive\n\n"))) return;
+    if (!exchange.res.headersSent) exchange.writeHead(200, SSE_HEADERS);
+    const sent = cut === undefined ? events.length : Math.min(cut, events.length);
+    // A cut before the first chunk still answers with the status line and headers.
+    if (sent === 0) exchange.res.flushHeaders();
+    if (this.#tokenMs <= 0) {
+      // One write for the whole stream: the chunks are the same, the syscalls far fewer.
+      const text = events.slice(0, sent).join("");
+      if (cut === undefined) {
+        exchange.res.end(text + DONE);
+      } else {
+        if (text !== "") exchange.res.write(text);
+        exchange.dropConnection();
+      }
+      return;
+    }
+    const usageEvent = includeUsage ? events.length - 1 : -1;
+    for (let i = 0; i < sent; i++) {
+      if (i > 0 && i !== usageEvent && !(await exchange.wait(this.#tokenMs))) return;
+      exchange.res.write(events[i]!);
+    }
+    if (cut === undefined) exchange.res.end(DONE);
+    else exchange.dropConnection();
+  }
+
+  /** Sends a JSON body, or half of it before dropping the connection when `cut` is set. */
+  #json(exchange: Exchange, status: number, payload: unknown, cut?: number): void {
+    if (exchange.done) return;
+    const body = JSON.stringify(payload);
+    exchange.writeHead(status, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+    if (cut === undefined) {
+      exchange.res.end(body);
+    } else {
+      exchange.res.write(body.slice(0, Math.floor(body.length / 2)));
+      exchange.dropConnection();
+    }
+  }
+
+  /** Stops every exchange in flight (their timers with them). */
+  stopAll(): void {
+    for (const exchange of this.#active) {
+      exchange.serverEnded = true;
+      exchange.stop();
+    }
+  }
+}
+
+/** The base URL clients use for a server listening on `host`:`port`. */
+export function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}/beta`;
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+  const body = JSON.stringify(payload);
+  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Starts a local server that behaves like DeepSeek's FIM Completion (Beta) endpoint,
+ * `POST /beta/completions`, with deterministic prompt-lookup completions.
+ *
+ * @example
+ * const sim = await startSim({ apiKey: "sk-test" });
+ * // point the client at sim.url ("http://127.0.0.1:PORT/beta")
+ * await sim.close();
+ */
+export async function startSim(options: SimOptions = {}): Promise<Sim> {
+  const simulator = new Simulator(options);
+  const server = createServer({ keepAlive: true }, simulator.onRequest);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl(host, port),
+    requests: simulator.requests,
+    inject: (...faults) => simulator.faults.push(...faults),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        simulator.stopAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
