@@ -132,7 +132,8 @@ function naturalEnd(source: string, start: number, limit: number, cursorLine: st
   const firstBreak = source.indexOf("\n", start);
   if (firstBreak === -1 || firstBreak >= limit) return limit;
   const firstLine = cursorLine + source.slice(start, firstBreak);
-  if (cursorLine !== "" && !HAS_CONTENT.test(cursorLine)) return restOfBlock(source, firstBreak, limit, indentWidth(cursorLine));
+  if (cursorLine !== "" && !HAS_CONTENT.test(cursorLine))
+    return restOfBlock(source, firstBreak, limit, indentWidth(cursorLine));
   if (!OPENS_BLOCK.test(firstLine)) return firstBreak;
   const base = indentWidth(firstLine);
   // Blank lines inside the block are copied, blank lines after its last line are not.
