@@ -1,0 +1,19 @@
+// The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+// One level below the package root, like bench/, so the bench's relative paths (../dist, ../src) hold.
+const outfile = fileURLToPath(new URL("../.bench/server-bench.mjs", import.meta.url));
+await build({
+  entryPoints: [fileURLToPath(new URL("./server.ts", import.meta.url))],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20.18",
+  logLevel: "warning",
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+});
+await import(pathToFileURL(outfile).href);

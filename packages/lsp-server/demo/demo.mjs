@@ -1,0 +1,173 @@
+// An editor session, scripted: launch infill-lsp over stdio, open a sample file, ask for completions where an
+// editor would, and print each one in context with its latency and token usage. Runs on the embedded
+// @infill/sim unless DEEPSEEK_API_KEY is set.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { startSim } from "@infill/sim";
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node.js";
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const tty = process.stdout.isTTY;
+const paint = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const [dim, bold, ghost, green] = [paint(2), paint(1), paint("3;36"), paint(32)];
+
+const MARKERS = ["❶", "❷", "❸"];
+const STORIES = {
+  "❶": "empty line in a function body: a block",
+  "❷": "mid-line, inside auto-paired parentheses: one line, the ')' is not repeated",
+  "❸": "end of a line that opens a block",
+};
+
+// The sample with its cursor markers taken out, and where each marker was.
+const source = readFileSync(here("./sample.ts.txt"), "utf8");
+const cursors = new Map();
+let text = "";
+for (const [i, line] of source.split("\n").entries()) {
+  let clean = line;
+  for (const marker of MARKERS) {
+    const at = clean.indexOf(marker);
+    if (at !== -1) {
+      cursors.set(marker, { line: i, character: at });
+      clean = clean.slice(0, at) + clean.slice(at + marker.length);
+    }
+  }
+  text += (i ? "\n" : "") + clean;
+}
+const lines = text.split("\n");
+
+const apiKey = process.env.DEEPSEEK_API_KEY;
+const sim = apiKey ? undefined : await startSim();
+// The sim takes any key; the placeholder only keeps the server from asking for a real one.
+const env = { ...process.env, ...(sim ? { INFILL_BASE_URL: sim.url, DEEPSEEK_API_KEY: "sim" } : {}) };
+const backend = sim
+  ? `the embedded @infill/sim at ${sim.url} (no API key, no network)`
+  : `DeepSeek at ${process.env.INFILL_BASE_URL ?? "https://api.deepseek.com/beta"}`;
+
+const t0 = performance.now();
+const server = spawn(process.execPath, [here("../dist/infill-lsp.js"), "--stdio"], {
+  env,
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const rpc = createMessageConnection(
+  new StreamMessageReader(server.stdout),
+  new StreamMessageWriter(server.stdin),
+);
+const metrics = [];
+rpc.onNotification("$/infill/metrics", (params) => metrics.push(params));
+rpc.onNotification("window/showMessage", ({ message }) =>
+  console.log(`  ${bold("server says:")} ${message}`),
+);
+rpc.onRequest(() => null);
+rpc.listen();
+
+const init = await rpc.sendRequest("initialize", {
+  processId: process.pid,
+  rootUri: null,
+  capabilities: { general: { positionEncodings: ["utf-16"] } },
+  initializationOptions: { debounceMs: 0, metrics: true },
+});
+const startedMs = performance.now() - t0;
+await rpc.sendNotification("initialized", {});
+console.log(`${bold("infill demo")} — ${init.serverInfo.name} ${init.serverInfo.version} against ${backend}`);
+console.log(dim(`server answered initialize ${startedMs.toFixed(0)} ms after launch\n`));
+
+const uri = "file:///demo/sample.ts";
+let version = 1;
+await rpc.sendNotification("textDocument/didOpen", {
+  textDocument: { uri, languageId: "typescript", version, text },
+});
+
+const upstreamCount = () =>
+  sim ? sim.requests.length : metrics.filter((m) => m.source === "upstream").length;
+
+async function ask(position) {
+  const before = metrics.length;
+  const t = performance.now();
+  const list = await rpc.sendRequest("textDocument/inlineCompletion", {
+    textDocument: { uri },
+    position,
+    context: { triggerKind: 2 },
+  });
+  const ms = performance.now() - t;
+  return { item: list.items[0], ms, metric: metrics.length > before ? metrics.at(-1) : undefined };
+}
+
+function usageLine({ ms, metric }) {
+  const parts = [`${ms.toFixed(1)} ms`];
+  if (metric?.source !== "upstream")
+    parts.push(`served from ${metric?.source ?? "nowhere"}, no upstream request`);
+  const u = metric?.usage;
+  if (u) {
+    parts.push(`prompt ${u.prompt_tokens} tokens (${u.prompt_cache_hit_tokens} cached)`);
+    parts.push(`completion ${u.completion_tokens} tokens`);
+  }
+  return dim(`   ${parts.join(" · ")}`);
+}
+
+function show(position, item) {
+  const insert = item?.insertText ?? "";
+  const end = item?.range?.end.character ?? position.character;
+  const line = lines[position.line];
+  const shown = `${line.slice(0, position.character)}${ghost(insert)}${line.slice(end)}`.split("\n");
+  const from = Math.max(0, position.line - 2);
+  for (let i = from; i < position.line; i++) console.log(dim(`${String(i + 1).padStart(4)} │ `) + lines[i]);
+  for (const [k, l] of shown.entries())
+    console.log(`${dim(`${String(position.line + 1 + k).padStart(4)} │ `)}${l}`);
+  if (lines[position.line + 1] !== undefined)
+    console.log(dim(`${String(position.line + 2).padStart(4)} │ `) + lines[position.line + 1]);
+}
+
+for (const marker of MARKERS) {
+  const position = cursors.get(marker);
+  console.log(
+    `${bold(`sample.ts:${position.line + 1}:${position.character + 1}`)} ${dim(`— ${STORIES[marker]}`)}`,
+  );
+  const answer = await ask(position);
+  if (!answer.item) console.log("   (no suggestion)");
+  else show(position, answer.item);
+  console.log(`${usageLine(answer)}\n`);
+}
+
+// Type through the first suggestion, as a user accepting it keystroke by keystroke would.
+const first = cursors.get("❶");
+const shownFirst = (await ask(first)).item?.insertText ?? "";
+const typed = shownFirst.slice(0, 6);
+const before = upstreamCount();
+let cursor = first;
+let lastAnswer;
+for (const ch of typed) {
+  version++;
+  await rpc.sendNotification("textDocument/didChange", {
+    textDocument: { uri, version },
+    contentChanges: [{ range: { start: cursor, end: cursor }, text: ch }],
+  });
+  cursor = { line: cursor.line, character: cursor.character + 1 };
+  lastAnswer = await ask(cursor);
+}
+console.log(
+  `${bold("type-through")} ${dim(`— typing "${typed}" of the suggestion, one keystroke at a time`)}`,
+);
+console.log(`   still shown: ${green(typed)}${ghost(lastAnswer?.item?.insertText ?? "")}`);
+console.log(
+  dim(
+    `   ${typed.length} keystrokes, ${upstreamCount() - before} upstream requests, last answer in ${lastAnswer.ms.toFixed(2)} ms\n`,
+  ),
+);
+
+const upstream = metrics.filter((m) => m.usage);
+const prompt = upstream.reduce((n, m) => n + m.usage.prompt_tokens, 0);
+const hits = upstream.reduce((n, m) => n + m.usage.prompt_cache_hit_tokens, 0);
+console.log(
+  `${bold("session")}: ${metrics.length} suggestions, ${upstreamCount()} upstream requests, ` +
+    `${prompt} prompt tokens of which ${hits} were cache hits (${prompt ? ((100 * hits) / prompt).toFixed(0) : 0}%)`,
+);
+
+await rpc.sendRequest("shutdown");
+await rpc.sendNotification("exit");
+rpc.dispose();
+await sim?.close();

@@ -1,0 +1,346 @@
+import {
+  type CancellationToken,
+  type ClientCapabilities,
+  type CompletionList,
+  type CompletionParams,
+  createConnection as createServerConnection,
+  DidChangeConfigurationNotification,
+  type InitializeParams,
+  type InitializeResult,
+  type InlineCompletionList,
+  type InlineCompletionParams,
+  LogMessageNotification,
+  MessageType,
+  type Position,
+  ShowMessageNotification,
+  TextDocumentSyncKind,
+  type WatchDog,
+} from "vscode-languageserver";
+import { createProtocolConnection } from "vscode-languageserver/node";
+import pkg from "../package.json" with { type: "json" };
+import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
+import { Documents } from "./documents.js";
+import { type Answer, CompletionEngine, type Upstream } from "./engine.js";
+import { type FailureNotice, UpstreamHealth } from "./health.js";
+import { createLogger, redactor } from "./logger.js";
+import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
+import { defaultSettings, mergeSettings, type Settings, type SettingsLayer } from "./settings.js";
+import { apiUpstream, type ClosableUpstream, preloadClient, simUpstream } from "./upstreams.js";
+
+/** The server's version (the bundler inlines package.json). */
+export const SERVER_VERSION: string = pkg.version;
+
+/** How to run a server. */
+export interface ServerOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Environment to read `DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL` from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Called on the `exit` notification with the exit code (0 after `shutdown`, else 1). */
+  onExit?: (code: number) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** Stop streaming, close the embedded sim if any, and close the connection. */
+  dispose(): Promise<void>;
+}
+
+/** Only start a `$/progress` report for upstream requests still running after this long, in ms (no flicker). */
+const PROGRESS_DELAY_MS = 150;
+
+/**
+ * Start an infill language server on a pair of streams. All LSP handler wiring lives here; the work is done by
+ * `Documents` (sync), `CompletionEngine` (requests) and the pure functions they call.
+ */
+export function startServer(options: ServerOptions): RunningServer {
+  const env = options.env ?? process.env;
+  const apiKey = env.DEEPSEEK_API_KEY?.trim() || undefined;
+  let shutdownReceived = false;
+  const watchDog: WatchDog = {
+    get shutdownReceived() {
+      return shutdownReceived;
+    },
+    set shutdownReceived(value: boolean) {
+      shutdownReceived = value;
+    },
+    initialize: () => {},
+    exit: (code) => options.onExit?.(code),
+  };
+  const connection = createServerConnection(
+    (logger) => createProtocolConnection(options.input, options.output, logger),
+    watchDog,
+  );
+
+  const base = defaultSettings(env);
+  let initLayer: SettingsLayer = {};
+  let workspaceLayer: SettingsLayer = {};
+  let settings: Settings = base;
+  const reported = new Set<string>();
+  const redact = redactor(() => [apiKey]);
+  const log = createLogger(
+    (level, message) => {
+      connection
+        .sendNotification(LogMessageNotification.type, { type: LOG_TYPES[level], message })
+        .catch(() => {});
+    },
+    () => settings.logLevel,
+    redact,
+  );
+  // A notification, not `window/showMessageRequest`: nothing to answer, and no editor blocks on a prompt.
+  const showMessage = (type: MessageType, message: string) => {
+    connection.sendNotification(ShowMessageNotification.type, { type, message }).catch(() => {});
+  };
+  const tell = (notice: FailureNotice) => {
+    const message = redact(notice.message);
+    log.error(message);
+    showMessage(notice.severity === "error" ? MessageType.Error : MessageType.Warning, message);
+  };
+
+  const documents = new Documents();
+  const health = new UpstreamHealth();
+  let clientCapabilities: ClientCapabilities = {};
+  let upstream: { key: string; value: ClosableUpstream | undefined } | undefined;
+
+  const currentUpstream = (): Upstream | undefined => {
+    const key = `${settings.provider}|${settings.baseUrl ?? ""}|${settings.timeoutMs}`;
+    if (upstream?.key === key) return upstream.value;
+    void upstream?.value?.close();
+    let value: ClosableUpstream | undefined;
+    if (settings.provider === "sim") value = simUpstream(settings.timeoutMs);
+    else if (apiKey) {
+      value = apiUpstream({
+        apiKey,
+        timeoutMs: settings.timeoutMs,
+        // Interactive: the next keystroke is the retry. One quick retry still covers a stale pooled socket.
+        maxRetries: 1,
+        userAgent: `infill-lsp/${SERVER_VERSION}`,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      });
+    }
+    upstream = { key, value };
+    return value;
+  };
+
+  const checkKey = () => {
+    if (settings.provider === "deepseek" && !apiKey) {
+      const notice = health.block({
+        kind: "no-key",
+        severity: "warning",
+        message:
+          'infill: DEEPSEEK_API_KEY is not set, so there are no completions. Set it in the environment that starts the editor (or set the "provider" setting to "sim" to try infill offline).',
+      });
+      if (notice) tell(notice);
+    }
+  };
+
+  const applySettings = () => {
+    const next = mergeSettings(base, initLayer, workspaceLayer);
+    const changed = JSON.stringify(next) !== JSON.stringify(settings);
+    settings = next;
+    if (changed) {
+      log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
+      health.reset();
+      checkKey();
+    }
+  };
+
+  // Settings are validated by a module loaded once `initialize` is answered (zod is the largest part of the
+  // start-up otherwise); completions wait for the first settings to be read.
+  let schema: Promise<typeof import("./settings-schema.js")> | undefined;
+  const loadSchema = () => {
+    schema ??= import("./settings-schema.js");
+    return schema;
+  };
+  let settingsRead: Promise<void> = Promise.resolve();
+
+  /** Read a layer; a known key with a bad value keeps its value from `previous` (the last good one). */
+  const readLayer = async (
+    raw: unknown,
+    source: string,
+    previous: SettingsLayer = {},
+  ): Promise<SettingsLayer> => {
+    const { parseLayer } = await loadSchema();
+    const { layer, problems, rejected } = parseLayer(raw, source);
+    for (const key of rejected) {
+      const kept = previous[key as keyof SettingsLayer];
+      if (kept !== undefined) (layer as Record<string, unknown>)[key] = kept;
+    }
+    for (const problem of problems) {
+      log.warn(problem);
+      if (reported.has(problem)) continue;
+      reported.add(problem);
+      showMessage(MessageType.Warning, problem);
+    }
+    return layer;
+  };
+
+  const pullConfiguration = async (pushed?: unknown) => {
+    let raw: unknown = pushed;
+    if (clientCapabilities.workspace?.configuration) {
+      raw = await connection.workspace.getConfiguration({ section: "infill" }).catch(() => undefined);
+    }
+    workspaceLayer = await readLayer(raw ?? null, "workspace settings", workspaceLayer);
+    applySettings();
+  };
+
+  const engine = new CompletionEngine({
+    documents,
+    upstream: currentUpstream,
+    settings: () => settings,
+    health,
+    onFailure: tell,
+    log,
+    onUpstream: () => startProgress(),
+  });
+
+  const startProgress = (): (() => void) => {
+    if (!clientCapabilities.window?.workDoneProgress) return () => {};
+    let finished = false;
+    let end: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      connection.window
+        .createWorkDoneProgress()
+        .then((progress) => {
+          if (finished) return progress.done();
+          progress.begin("infill", undefined, "completing…");
+          end = () => progress.done();
+        })
+        .catch(() => {});
+    }, PROGRESS_DELAY_MS);
+    timer.unref?.();
+    return () => {
+      finished = true;
+      clearTimeout(timer);
+      end?.();
+    };
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    clientCapabilities = params.capabilities;
+    documents.encoding = negotiateEncoding(params.capabilities.general?.positionEncodings);
+    const init = params.initializationOptions as Record<string, unknown> | null | undefined;
+    // Editors put their own keys next to ours; the server's keys may also sit under an `infill` section.
+    const ours = init && typeof init === "object" && "infill" in init ? init.infill : init;
+    settingsRead = readLayer(ours ?? null, "initializationOptions").then((layer) => {
+      initLayer = layer;
+      applySettings();
+    });
+    return {
+      capabilities: {
+        positionEncoding: documents.encoding,
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { resolveProvider: false },
+        inlineCompletionProvider: true,
+      },
+      serverInfo: { name: "infill-lsp", version: SERVER_VERSION },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (clientCapabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+      connection.client
+        .register(DidChangeConfigurationNotification.type, { section: "infill" })
+        .catch(() => {});
+    }
+    settingsRead = settingsRead.then(async () => {
+      checkKey();
+      if (clientCapabilities.workspace?.configuration) await pullConfiguration();
+    });
+    preloadClient();
+  });
+
+  connection.onDidChangeConfiguration((params) => {
+    const pushed = (params.settings as Record<string, unknown> | null | undefined)?.infill;
+    void pullConfiguration(pushed);
+  });
+
+  connection.onDidOpenTextDocument((params) => documents.didOpen(params));
+  connection.onDidChangeTextDocument((params) => {
+    if (!documents.didChange(params))
+      log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
+  });
+  connection.onDidCloseTextDocument(({ textDocument }) => {
+    engine.forget(textDocument.uri);
+    documents.didClose(textDocument.uri);
+  });
+
+  const answer = async (uri: string, position: Position, token: CancellationToken) => {
+    await settingsRead;
+    const result = await engine.complete(uri, position, token);
+    if (result.kind === "none") {
+      log.debug(`no suggestion: ${result.reason}`);
+      return undefined;
+    }
+    if (settings.metrics) sendMetrics(uri, result);
+    return placement(uri, result);
+  };
+
+  const placement = (uri: string, result: Extract<Answer, { kind: "suggestion" }>): Placement | undefined => {
+    const doc = documents.get(uri);
+    if (!doc || result.position.line >= doc.buffer.lineCount) return undefined;
+    const line = doc.buffer.lineAt(result.position.line);
+    const { character } = result.position;
+    const word = wordBefore(line.slice(0, character));
+    const encode = (utf16: number) => toClientCharacter(line, utf16, documents.encoding);
+    const cursor = encode(character);
+    return {
+      text: result.text,
+      position: { line: result.position.line, character: cursor },
+      end: {
+        line: result.position.line,
+        character: encode(Math.min(line.length, character + result.replaceEnd)),
+      },
+      wordBefore: word,
+      wordBeforeLength: cursor - encode(character - word.length),
+    };
+  };
+
+  const sendMetrics = (uri: string, result: Extract<Answer, { kind: "suggestion" }>) => {
+    connection
+      .sendNotification("$/infill/metrics", {
+        uri,
+        source: result.source,
+        latencyMs: Math.round(result.latencyMs * 100) / 100,
+        upstreamMs: result.upstreamMs === undefined ? null : Math.round(result.upstreamMs * 100) / 100,
+        usage: result.usage ?? null,
+      })
+      .catch(() => {});
+  };
+
+  connection.onCompletion(async (params: CompletionParams, token): Promise<CompletionList> => {
+    const place = await answer(params.textDocument.uri, params.position, token);
+    return place ? completionList(place) : { isIncomplete: true, items: [] };
+  });
+
+  connection.languages.inlineCompletion.on(
+    async (params: InlineCompletionParams, token): Promise<InlineCompletionList> => {
+      const place = await answer(params.textDocument.uri, params.position, token);
+      return { items: place ? inlineItems(place) : [] };
+    },
+  );
+
+  connection.onShutdown(async () => {
+    engine.dispose();
+    await upstream?.value?.close();
+    upstream = undefined;
+  });
+
+  connection.listen();
+
+  return {
+    async dispose() {
+      engine.dispose();
+      await upstream?.value?.close();
+      upstream = undefined;
+      connection.dispose();
+    },
+  };
+}
+
+const LOG_TYPES = {
+  error: MessageType.Error,
+  warn: MessageType.Warning,
+  info: MessageType.Info,
+  debug: MessageType.Log,
+} as const;

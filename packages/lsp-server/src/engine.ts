@@ -1,0 +1,404 @@
+import type { CompletionChunk, CompletionRequest, Usage } from "@infill/core";
+import type { CancellationToken, Position } from "vscode-languageserver";
+import type { Documents, OpenDocument } from "./documents.js";
+import type { FailureNotice, UpstreamHealth } from "./health.js";
+import type { Logger } from "./logger.js";
+import {
+  completionMode,
+  type FittedCompletion,
+  isSettled,
+  type PostProcessContext,
+  postProcess,
+} from "./postprocess.js";
+import { buildPromptWindow } from "./prompt-window.js";
+import { isEnabledFor, type Settings } from "./settings.js";
+import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-through.js";
+
+/** What the engine needs from the API client (`FimClient` fits). */
+export interface Upstream {
+  stream(request: CompletionRequest, options: { signal: AbortSignal }): AsyncIterable<CompletionChunk>;
+}
+
+/** Why a request got no suggestion. A value, not an exception: every LSP request gets an answer. */
+export type NoSuggestionReason =
+  | "unknown-document"
+  | "invalid-position"
+  | "disabled"
+  | "superseded"
+  | "cancelled"
+  | "stale"
+  | "blocked"
+  | "binary"
+  | "empty"
+  | "error";
+
+/** Where a suggestion came from: a new upstream request, memory (type-through), or a request already running. */
+export type SuggestionSource = "upstream" | "memory" | "shared";
+
+/** The engine's answer to one completion request. */
+export type Answer =
+  | {
+      kind: "suggestion";
+      /** Text to insert at `position`. */
+      text: string;
+      /** UTF-16 units after `position` on its line that the insertion replaces (auto-paired closers). */
+      replaceEnd: number;
+      /** The cursor, UTF-16. */
+      position: Position;
+      source: SuggestionSource;
+      /** Time from the request to the answer, in ms. */
+      latencyMs: number;
+      /** Time the upstream request took, in ms, for a suggestion that needed one. */
+      upstreamMs?: number;
+      /** Upstream token usage, when the stream ran to its end. */
+      usage?: Usage;
+    }
+  | { kind: "none"; reason: NoSuggestionReason };
+
+/** Collaborators of the engine. */
+export interface EngineOptions {
+  documents: Documents;
+  /** The upstream client for the current settings; undefined when there is none (no API key). */
+  upstream: () => Upstream | undefined;
+  settings: () => Settings;
+  health: UpstreamHealth;
+  /** Called once per kind of failure (the health tracker deduplicates). */
+  onFailure: (notice: FailureNotice) => void;
+  /** Called when an upstream request starts; the returned function is called when it ends. */
+  onUpstream?: (uri: string) => () => void;
+  log: Logger;
+}
+
+/**
+ * How long a request that nobody waits for anymore (its LSP request was cancelled) keeps streaming, in ms, in
+ * case the next keystroke's request can adopt it. Clients such as Neovim cancel the old request and send the new
+ * one in the same breath; a new request that cannot use the stream aborts it at once.
+ */
+const ADOPTION_GRACE_MS = 50;
+/** Type-through looks at most this many lines between the anchor and the cursor. */
+const TYPE_THROUGH_MAX_LINES = 16;
+
+const none = (reason: NoSuggestionReason): Answer => ({ kind: "none", reason });
+
+/** A one-shot answer slot: the first `resolve` wins, later ones are ignored. */
+class Slot {
+  settled = false;
+  #resolve!: (answer: Answer) => void;
+  readonly promise = new Promise<Answer>((resolve) => {
+    this.#resolve = resolve;
+  });
+
+  resolve(answer: Answer): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.#resolve(answer);
+  }
+}
+
+interface Anchor {
+  line: number;
+  character: number;
+  linePrefix: string;
+  lineRest: string;
+}
+
+interface Inflight {
+  readonly controller: AbortController;
+  readonly anchor: Anchor;
+  raw: string;
+  usage: Usage | undefined;
+  /** Duration of the upstream request, in ms, once it ended. */
+  upstreamMs: number | undefined;
+  users: number;
+  orphanTimer: NodeJS.Timeout | undefined;
+  /** Called after each piece of text arrives. */
+  readonly listeners: Set<() => void>;
+  result: Promise<FittedCompletion | null>;
+}
+
+interface DocState {
+  waiter: Slot | undefined;
+  inflight: Inflight | undefined;
+  last: Suggestion | undefined;
+}
+
+/**
+ * Turns completion requests into suggestions, spending as few upstream requests as it can: a debounce per
+ * document, a newer request superseding an older one (answered empty at once, its upstream request aborted),
+ * type-through from the last suggestion, a still-streaming request serving the next keystrokes, and streams cut
+ * as soon as post-processing knows where the suggestion ends.
+ */
+export class CompletionEngine {
+  readonly #states = new Map<string, DocState>();
+
+  constructor(private readonly options: EngineOptions) {}
+
+  /** Answer a completion request at a UTF-16 position. Never rejects. */
+  complete(uri: string, position: Position, token?: CancellationToken): Promise<Answer> {
+    const started = performance.now();
+    const { documents, settings } = this.options;
+    const doc = documents.get(uri);
+    if (!doc) return Promise.resolve(none("unknown-document"));
+    const here = documents.toUtf16(doc, position);
+    if (!here) return Promise.resolve(none("invalid-position"));
+    if (!isEnabledFor(settings(), doc.languageId)) return Promise.resolve(none("disabled"));
+
+    const state = this.#state(uri);
+    state.waiter?.resolve(none("superseded"));
+    const slot = new Slot();
+    state.waiter = slot;
+    const onCancel = token?.onCancellationRequested(() => slot.resolve(none("cancelled")));
+    void slot.promise.then(() => {
+      onCancel?.dispose();
+      if (state.waiter === slot) state.waiter = undefined;
+    });
+
+    this.#run(slot, state, doc, here, started).catch((error: unknown) => {
+      this.options.log.error(`completion failed: ${String(error)}`);
+      slot.resolve(none("error"));
+    });
+    return slot.promise;
+  }
+
+  /** Forget a closed document: abort its upstream request and answer its waiting request. */
+  forget(uri: string): void {
+    const state = this.#states.get(uri);
+    if (!state) return;
+    state.waiter?.resolve(none("cancelled"));
+    state.inflight?.controller.abort();
+    this.#states.delete(uri);
+  }
+
+  /** Abort everything (shutdown). */
+  dispose(): void {
+    for (const uri of [...this.#states.keys()]) this.forget(uri);
+  }
+
+  /** Number of upstream requests still streaming (for tests and status). */
+  get inflightCount(): number {
+    let count = 0;
+    for (const state of this.#states.values()) if (state.inflight) count++;
+    return count;
+  }
+
+  async #run(slot: Slot, state: DocState, doc: OpenDocument, here: Position, started: number): Promise<void> {
+    const anchor = anchorAt(doc, here);
+    const answer = (result: FittedCompletion, source: SuggestionSource, inflight?: Inflight) =>
+      slot.resolve({
+        kind: "suggestion",
+        text: result.text,
+        replaceEnd: result.replaceEnd,
+        position: here,
+        source,
+        latencyMs: performance.now() - started,
+        ...(inflight?.upstreamMs !== undefined ? { upstreamMs: inflight.upstreamMs } : {}),
+        ...(inflight?.usage ? { usage: inflight.usage } : {}),
+      });
+
+    const remembered = state.last && this.#typeThrough(state.last, doc, anchor);
+    if (remembered) return answer(remembered, "memory");
+
+    const running = state.inflight;
+    let debounce = true;
+    if (running) {
+      const typed = typedSince(doc, running.anchor, anchor);
+      if (typed !== null && canServeFromPartial(running.raw, typed)) {
+        // The stream may still turn out to start with what was typed: follow it until it does or diverges.
+        await this.#follow(slot, running, typed);
+        if (slot.settled) return;
+        const served = state.last && this.#typeThrough(state.last, doc, anchor);
+        if (served) return answer(served, "shared");
+        // It diverged: the user already waited, so go upstream at once.
+        debounce = false;
+      }
+      if (state.inflight === running && running.users === 0) running.controller.abort();
+    }
+
+    const upstream = this.options.upstream();
+    if (!upstream || this.options.health.isBlocked()) return slot.resolve(none("blocked"));
+
+    const version = doc.version;
+    if (debounce) await delay(this.options.settings().debounceMs, slot);
+    if (slot.settled) return;
+    if (doc.version !== version) return slot.resolve(none("stale"));
+
+    const inflight = this.#start(upstream, state, doc, here, anchor);
+    if (!inflight) return slot.resolve(none("binary"));
+    await this.#follow(slot, inflight);
+    if (slot.settled) return;
+    const result = await inflight.result;
+    return result ? answer(result, "upstream", inflight) : slot.resolve(none("empty"));
+  }
+
+  /**
+   * Wait for an in-flight request on behalf of `slot`: until it finishes, the slot is answered otherwise, or —
+   * when `typed` is given — its text stops agreeing with what was typed. A request left with no one waiting is
+   * aborted after a short grace, in case the next keystroke's request adopts it.
+   */
+  async #follow(slot: Slot, inflight: Inflight, typed?: string): Promise<void> {
+    clearTimeout(inflight.orphanTimer);
+    inflight.users++;
+    let listener: (() => void) | undefined;
+    const diverged =
+      typed === undefined
+        ? undefined
+        : new Promise<void>((resolve) => {
+            listener = () => {
+              if (!canServeFromPartial(inflight.raw, typed)) resolve();
+            };
+            inflight.listeners.add(listener);
+          });
+    await Promise.race([inflight.result, slot.promise, ...(diverged ? [diverged] : [])]);
+    if (listener) inflight.listeners.delete(listener);
+    inflight.users--;
+    if (inflight.users === 0 && slot.settled) {
+      inflight.orphanTimer = setTimeout(() => inflight.controller.abort(), ADOPTION_GRACE_MS);
+      inflight.orphanTimer.unref?.();
+    }
+  }
+
+  #start(
+    upstream: Upstream,
+    state: DocState,
+    doc: OpenDocument,
+    here: Position,
+    anchor: Anchor,
+  ): Inflight | undefined {
+    const s = this.options.settings();
+    const window = buildPromptWindow(doc.buffer, here, { budgetTokens: s.contextTokens });
+    if (window.prompt.includes("\0") || window.suffix.includes("\0")) return undefined;
+    const ctx: PostProcessContext = {
+      lineBefore: anchor.linePrefix,
+      lineAfter: anchor.lineRest,
+      suffix: window.suffix,
+      mode: completionMode(anchor.linePrefix, anchor.lineRest, s.lineMode),
+    };
+    const request: CompletionRequest = {
+      model: s.model,
+      prompt: window.prompt,
+      suffix: window.suffix,
+      max_tokens: s.maxTokens,
+      temperature: s.temperature,
+      stream: true,
+      stream_options: { include_usage: true },
+      // Mid-line nothing past the line break is used: let the server stop there and bill nothing more.
+      ...(ctx.mode === "single-line" ? { stop: ["\n"] } : {}),
+    };
+    const controller = new AbortController();
+    const inflight: Inflight = {
+      controller,
+      anchor,
+      raw: "",
+      usage: undefined,
+      upstreamMs: undefined,
+      users: 0,
+      orphanTimer: undefined,
+      listeners: new Set(),
+      result: Promise.resolve(null),
+    };
+    inflight.result = this.#consume(upstream, request, ctx, inflight, state, doc.uri);
+    state.inflight = inflight;
+    return inflight;
+  }
+
+  /** Stream one upstream request into `inflight.raw`, cutting it once the suggestion is settled. Never rejects. */
+  async #consume(
+    upstream: Upstream,
+    request: CompletionRequest,
+    ctx: PostProcessContext,
+    inflight: Inflight,
+    state: DocState,
+    uri: string,
+  ): Promise<FittedCompletion | null> {
+    const { health, log, onFailure } = this.options;
+    const done = this.options.onUpstream?.(uri);
+    const t0 = performance.now();
+    try {
+      for await (const chunk of upstream.stream(request, { signal: inflight.controller.signal })) {
+        if (chunk.usage) inflight.usage = chunk.usage;
+        const text = chunk.choices[0]?.text;
+        if (!text) continue;
+        inflight.raw += text;
+        for (const listener of inflight.listeners) listener();
+        if (isSettled(inflight.raw, ctx)) break;
+      }
+      health.success();
+    } catch (error) {
+      if (inflight.controller.signal.aborted) return null;
+      const notice = health.failure(error);
+      if (notice) onFailure(notice);
+      log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    } finally {
+      inflight.upstreamMs = performance.now() - t0;
+      clearTimeout(inflight.orphanTimer);
+      if (state.inflight === inflight) state.inflight = undefined;
+      done?.();
+    }
+    const result = postProcess(inflight.raw, ctx);
+    const usage = inflight.usage;
+    log.debug(
+      `upstream ${Math.round(performance.now() - t0)} ms, ${inflight.raw.length} chars, ` +
+        (usage
+          ? `prompt ${usage.prompt_tokens} tokens (${usage.prompt_cache_hit_tokens} cached)`
+          : "stream cut early"),
+    );
+    if (result) state.last = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
+    return result;
+  }
+
+  #typeThrough(
+    last: Suggestion,
+    doc: OpenDocument,
+    here: Anchor,
+  ): { text: string; replaceEnd: number } | null {
+    if (last.uri !== doc.uri || last.line >= doc.buffer.lineCount) return null;
+    const typed = typedSince(doc, last, here);
+    if (typed === null) return null;
+    return matchTypeThrough(last, {
+      line: here.line,
+      character: here.character,
+      typed,
+      linePrefixAtAnchor: doc.buffer.lineAt(last.line).slice(0, last.character),
+      lineRestAfterCursor: here.lineRest,
+    });
+  }
+
+  #state(uri: string): DocState {
+    let state = this.#states.get(uri);
+    if (!state) {
+      state = { waiter: undefined, inflight: undefined, last: undefined };
+      this.#states.set(uri, state);
+    }
+    return state;
+  }
+}
+
+function anchorAt(doc: OpenDocument, position: Position): Anchor {
+  const text = doc.buffer.lineAt(position.line);
+  return {
+    line: position.line,
+    character: position.character,
+    linePrefix: text.slice(0, position.character),
+    lineRest: text.slice(position.character),
+  };
+}
+
+/** The text typed between an anchor and the cursor, or null when the cursor is before it or too far away. */
+function typedSince(doc: OpenDocument, from: Position, to: Position): string | null {
+  if (to.line < from.line || (to.line === from.line && to.character < from.character)) return null;
+  if (to.line - from.line > TYPE_THROUGH_MAX_LINES || from.line >= doc.buffer.lineCount) return null;
+  if (from.character > doc.buffer.lineAt(from.line).length) return null;
+  return doc.buffer.slice(from, to);
+}
+
+function delay(ms: number, slot: Slot): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void slot.promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

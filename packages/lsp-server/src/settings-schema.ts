@@ -1,0 +1,91 @@
+// zod's "mini" build: the same validation without the method-chaining API, and less to evaluate. This module is
+// loaded after `initialize` has been answered (see connection.ts), so validation costs nothing at start-up.
+import * as z from "zod/mini";
+
+/** Where completions come from. */
+export const PROVIDERS = ["deepseek", "sim"] as const;
+
+/** Every setting and its validation; each is checked on its own so one bad value does not void the others. */
+export const FIELDS = {
+  /** `deepseek` (the API, needs `DEEPSEEK_API_KEY`) or `sim` (the embedded `@infill/sim`, no key, no network). */
+  provider: z.enum(PROVIDERS),
+  /** Model id sent upstream. Default `INFILL_MODEL` or `deepseek-v4-flash`. */
+  model: z.string().check(z.minLength(1)),
+  /** API base URL. Default `INFILL_BASE_URL` or `https://api.deepseek.com/beta`. */
+  baseUrl: z.url(),
+  /** Upper bound of generated tokens per request (FIM allows at most 4096). Default 256. */
+  maxTokens: z.int().check(z.gte(1), z.lte(4096)),
+  /** Sampling temperature, 0..2. Default 0 (DeepSeek recommends 0 for code). */
+  temperature: z.number().check(z.gte(0), z.lte(2)),
+  /** Quiet time after the last request for a document before going upstream, in ms; 0 = none. Default 100. */
+  debounceMs: z.int().check(z.gte(0), z.lte(5000)),
+  /** Token budget of prompt + suffix sent upstream. Default 4096. */
+  contextTokens: z.int().check(z.gte(128), z.lte(100_000)),
+  /** `auto` (single line mid-line, a block on an empty line), `single-line` or `multi-line`. Default `auto`. */
+  lineMode: z.enum(["auto", "single-line", "multi-line"]),
+  /** Master switch. Default true. */
+  enable: z.boolean(),
+  /** Per-language switch by LSP language id; `"*"` is the fallback. Default `{}` (all on). */
+  languages: z.record(z.string(), z.boolean()),
+  /** Upper bound of one upstream request, in ms. Default 10000. */
+  timeoutMs: z.int().check(z.gte(100), z.lte(600_000)),
+  /** Verbosity of `window/logMessage`. Default `warn`. */
+  logLevel: z.enum(["off", "error", "warn", "info", "debug"]),
+  /** Send a `$/infill/metrics` notification after each answered completion (latency, usage). Default false. */
+  metrics: z.boolean(),
+};
+
+/**
+ * One layer of settings as a user writes it (in `initializationOptions` or the `infill` section of
+ * `workspace/configuration`): every key optional, unknown keys refused.
+ */
+export const SettingsLayerSchema = z.strictObject(
+  Object.fromEntries(Object.entries(FIELDS).map(([key, schema]) => [key, z.optional(schema)])) as {
+    [K in keyof typeof FIELDS]: z.ZodMiniOptional<(typeof FIELDS)[K]>;
+  },
+);
+
+/** A user-written settings layer. */
+export type SettingsLayer = z.infer<typeof SettingsLayerSchema>;
+
+/** A layer as read: the valid keys, one message per key that was refused (naming it), and the known keys
+ * whose values were refused (their last good value should be kept). */
+export interface LayerResult {
+  layer: SettingsLayer;
+  problems: string[];
+  rejected: string[];
+}
+
+/**
+ * Validate one layer, key by key: `null`/`undefined` is an empty layer; unknown keys and invalid values are
+ * refused with a message naming the key, and the valid keys are kept.
+ */
+export function parseLayer(raw: unknown, source: string): LayerResult {
+  if (raw === null || raw === undefined) return { layer: {}, problems: [], rejected: [] };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    return {
+      layer: {},
+      problems: [`infill: ignoring ${source}: expected an object of settings`],
+      rejected: [],
+    };
+  }
+  const layer: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const rejected: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const schema = FIELDS[key as keyof typeof FIELDS];
+    if (!schema) {
+      problems.push(`infill: ignoring ${source}: unknown setting "${key}"`);
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) layer[key] = result.data;
+    else {
+      rejected.push(key);
+      problems.push(
+        `infill: ignoring ${source}: ${key}: ${result.error.issues[0]?.message ?? "invalid value"}`,
+      );
+    }
+  }
+  return { layer: layer as SettingsLayer, problems, rejected };
+}

@@ -1,0 +1,49 @@
+import type * as z from "zod/mini";
+import type { FIELDS, SettingsLayer } from "./settings-schema.js";
+
+export type { SettingsLayer } from "./settings-schema.js";
+
+// Types come from the schemas (settings-schema.ts); this module holds what is needed before they are loaded.
+
+/** The effective settings: every field present (`baseUrl` undefined means the client's default). */
+export type Settings = { [K in Exclude<keyof typeof FIELDS, "baseUrl">]: z.infer<(typeof FIELDS)[K]> } & {
+  baseUrl: string | undefined;
+};
+/** Log verbosity. */
+export type LogLevel = Settings["logLevel"];
+
+/** Built-in defaults, with the environment's `INFILL_MODEL` and `INFILL_BASE_URL` taken into account. */
+export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
+  return {
+    provider: "deepseek",
+    model: env.INFILL_MODEL || "deepseek-v4-flash",
+    baseUrl: env.INFILL_BASE_URL || undefined,
+    maxTokens: 256,
+    temperature: 0,
+    debounceMs: 100,
+    contextTokens: 4096,
+    lineMode: "auto",
+    enable: true,
+    languages: {},
+    timeoutMs: 10_000,
+    logLevel: "warn",
+    metrics: false,
+  };
+}
+
+/** Layer settings: defaults < initializationOptions < workspace configuration. */
+export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Settings {
+  const merged: Settings = { ...base };
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+    }
+  }
+  return merged;
+}
+
+/** Whether completions are on for a document of this LSP language id. */
+export function isEnabledFor(settings: Settings, languageId: string): boolean {
+  if (!settings.enable) return false;
+  return settings.languages[languageId] ?? settings.languages["*"] ?? true;
+}

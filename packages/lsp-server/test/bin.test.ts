@@ -1,0 +1,138 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
+
+/** A raw stdio client: frames JSON-RPC by hand so it can also send broken frames. */
+class RawClient {
+  readonly child: ChildProcessWithoutNullStreams;
+  #buffer = Buffer.alloc(0);
+  #messages: Array<Record<string, unknown>> = [];
+  #waiters = new Set<() => void>();
+  stderr = "";
+
+  constructor(env: NodeJS.ProcessEnv = {}) {
+    this.child = spawn(process.execPath, [BIN, "--stdio"], {
+      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "", ...env },
+    });
+    this.child.stderr.on("data", (data: Buffer) => {
+      this.stderr += data.toString();
+    });
+    this.child.stdout.on("data", (data: Buffer) => {
+      this.#buffer = Buffer.concat([this.#buffer, data]);
+      for (;;) {
+        const header = this.#buffer.indexOf("\r\n\r\n");
+        if (header === -1) break;
+        const length = Number(
+          /Content-Length: (\d+)/i.exec(this.#buffer.subarray(0, header).toString())?.[1],
+        );
+        if (this.#buffer.length < header + 4 + length) break;
+        this.#messages.push(JSON.parse(this.#buffer.subarray(header + 4, header + 4 + length).toString()));
+        this.#buffer = this.#buffer.subarray(header + 4 + length);
+      }
+      for (const waiter of this.#waiters) waiter();
+    });
+  }
+
+  frame(body: string): void {
+    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.frame(JSON.stringify({ jsonrpc: "2.0", ...message }));
+  }
+
+  response(id: number, timeoutMs = 5_000): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.#messages.find((m) => m.id === id && !("method" in m));
+        if (!found) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`no response to request ${id}; stderr: ${this.stderr}`));
+      }, timeoutMs);
+      this.#waiters.add(check);
+      check();
+    });
+  }
+
+  exited(): Promise<number | null> {
+    if (this.child.exitCode !== null) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+  }
+}
+
+let client: RawClient | undefined;
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first (npx --yes pnpm@10 build)`);
+});
+afterEach(() => {
+  client?.child.kill();
+  client = undefined;
+});
+
+const initialize = (c: RawClient) => {
+  c.send({ id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+  return c.response(1);
+};
+
+describe("infill-lsp over stdio", () => {
+  it("answers initialize from the bundled file", async () => {
+    client = new RawClient();
+    const result = (await initialize(client)).result as { serverInfo: { name: string } };
+    expect(result.serverInfo.name).toBe("infill-lsp");
+  });
+
+  it("survives a malformed frame and answers the next request", async () => {
+    client = new RawClient();
+    await initialize(client);
+    client.frame("{ this is not json");
+    client.send({
+      id: 2,
+      method: "textDocument/inlineCompletion",
+      params: { textDocument: { uri: "file:///x" } },
+    });
+    client.send({
+      id: 3,
+      method: "textDocument/inlineCompletion",
+      params: { textDocument: { uri: "file:///nope.ts" }, position: { line: 0, character: 0 } },
+    });
+    const broken = await client.response(2);
+    expect(broken.error ?? broken.result).toBeDefined();
+    expect((await client.response(3)).result).toEqual({ items: [] });
+    expect(client.child.exitCode).toBeNull();
+  });
+
+  it("answers an unknown method with MethodNotFound and keeps going", async () => {
+    client = new RawClient();
+    await initialize(client);
+    client.send({ id: 2, method: "infill/doesNotExist", params: {} });
+    expect((await client.response(2)).error).toMatchObject({ code: -32601 });
+  });
+
+  it("exits 0 after shutdown and exit", async () => {
+    client = new RawClient();
+    await initialize(client);
+    client.send({ id: 2, method: "shutdown" });
+    await client.response(2);
+    client.send({ method: "exit" });
+    expect(await client.exited()).toBe(0);
+  });
+
+  it("prints its version", async () => {
+    const child = spawn(process.execPath, [BIN, "--version"]);
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,90 @@
+import type { CompletionChunk, CompletionRequest } from "@infill/core";
+import { describe, expect, it } from "vitest";
+import { Documents } from "../src/documents.js";
+import { CompletionEngine, type Upstream } from "../src/engine.js";
+import { UpstreamHealth } from "../src/health.js";
+import { defaultSettings } from "../src/settings.js";
+
+const quiet = { error() {}, warn() {}, info() {}, debug() {} };
+
+/** An upstream that streams `text` in pieces and counts how many it had to produce. */
+function scripted(pieces: string[]) {
+  const seen = { requests: [] as CompletionRequest[], produced: 0, aborted: false };
+  const upstream: Upstream = {
+    async *stream(request, { signal }) {
+      seen.requests.push(request);
+      signal.addEventListener("abort", () => {
+        seen.aborted = true;
+      });
+      for (const text of pieces) {
+        seen.produced++;
+        yield chunk(text);
+      }
+    },
+  };
+  return { upstream, seen };
+}
+
+function chunk(text: string): CompletionChunk {
+  return {
+    id: "x",
+    object: "text_completion",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, text, finish_reason: null, logprobs: null }],
+  } as CompletionChunk;
+}
+
+function setup(upstream: Upstream) {
+  const documents = new Documents();
+  const settings = { ...defaultSettings({}), debounceMs: 0 };
+  const engine = new CompletionEngine({
+    documents,
+    upstream: () => upstream,
+    settings: () => settings,
+    health: new UpstreamHealth(),
+    onFailure: () => {},
+    log: quiet,
+  });
+  return { documents, engine };
+}
+
+describe("CompletionEngine streaming", () => {
+  it("stops reading the stream once the suggestion is settled", async () => {
+    const { upstream, seen } = scripted([
+      "return a",
+      " + b;\n",
+      "}\n",
+      "\nfunction",
+      " more() {",
+      "}\n",
+      "x",
+      "y",
+    ]);
+    const { documents, engine } = setup(upstream);
+    documents.didOpen({
+      textDocument: {
+        uri: "file:///a.ts",
+        languageId: "typescript",
+        version: 1,
+        text: "function f(a, b) {\n  \n}\n",
+      },
+    });
+    const answer = await engine.complete("file:///a.ts", { line: 1, character: 2 });
+    expect(answer).toMatchObject({ kind: "suggestion", text: "return a + b;" });
+    // The dedent line "}" settles it: nothing after the third piece is read.
+    expect(seen.produced).toBe(3);
+  });
+
+  it("answers no suggestion for whitespace-only output", async () => {
+    const { upstream } = scripted(["   ", "\n"]);
+    const { documents, engine } = setup(upstream);
+    documents.didOpen({
+      textDocument: { uri: "file:///b.ts", languageId: "typescript", version: 1, text: "x = " },
+    });
+    expect(await engine.complete("file:///b.ts", { line: 0, character: 4 })).toEqual({
+      kind: "none",
+      reason: "empty",
+    });
+  });
+});

@@ -1,0 +1,181 @@
+import { PassThrough } from "node:stream";
+import { type Sim, type SimOptions, startSim } from "@infill/sim";
+import {
+  CancellationTokenSource,
+  type ClientCapabilities,
+  type CompletionList,
+  createMessageConnection,
+  type InitializeResult,
+  type InlineCompletionList,
+  type MessageConnection,
+  type Position,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+import { startServer } from "../src/connection.js";
+
+/** The cursor marker in fixtures. */
+export const CURSOR = "│";
+
+/** Split a fixture at its cursor marker. */
+export function fixture(source: string): { text: string; position: Position } {
+  const at = source.indexOf(CURSOR);
+  if (at === -1) throw new Error("fixture has no cursor marker");
+  const text = source.slice(0, at) + source.slice(at + CURSOR.length);
+  const before = text.slice(0, at).split("\n");
+  return { text, position: { line: before.length - 1, character: before.at(-1)!.length } };
+}
+
+export interface Notification {
+  method: string;
+  params: unknown;
+}
+
+export interface SessionOptions {
+  sim?: SimOptions;
+  /** Extra environment; DEEPSEEK_API_KEY and INFILL_BASE_URL (the sim) are set unless overridden. */
+  env?: NodeJS.ProcessEnv;
+  initializationOptions?: unknown;
+  capabilities?: ClientCapabilities;
+  /** What the client answers to `workspace/configuration` for the `infill` section. */
+  configuration?: unknown;
+}
+
+/** A test editor: a real JSON-RPC client talking to a real server over in-memory streams, against a real sim. */
+export class Session {
+  readonly notifications: Notification[] = [];
+  readonly requests: Notification[] = [];
+  configuration: unknown;
+  #listeners = new Set<() => void>();
+  #versions = new Map<string, number>();
+  #texts = new Map<string, string>();
+
+  private constructor(
+    readonly client: MessageConnection,
+    readonly sim: Sim,
+    readonly server: { dispose(): Promise<void> },
+    readonly initializeResult: InitializeResult,
+  ) {}
+
+  static async start(options: SessionOptions = {}): Promise<Session> {
+    const sim = await startSim(options.sim);
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const server = startServer({
+      input: toServer,
+      output: toClient,
+      env: { DEEPSEEK_API_KEY: "sk-test-0123456789abcdef", INFILL_BASE_URL: sim.url, ...options.env },
+    });
+    const client = createMessageConnection(
+      new StreamMessageReader(toClient),
+      new StreamMessageWriter(toServer),
+    );
+    let session: Session | undefined;
+    const pending: Notification[] = [];
+    const record = (list: "notifications" | "requests", method: string, params: unknown) => {
+      const entry = { method, params };
+      if (session) {
+        session[list].push(entry);
+        for (const listener of session.#listeners) listener();
+      } else pending.push(entry);
+    };
+    client.onNotification((method: string, params: unknown) => record("notifications", method, params));
+    // JSON-RPC routes `$/progress` by token, not by method: progress for tokens nobody registered lands here.
+    client.onUnhandledProgress((params) => record("notifications", "$/progress", params));
+    client.onRequest((method: string, params: unknown) => {
+      record("requests", method, params);
+      if (method === "workspace/configuration")
+        return [session?.configuration ?? options.configuration ?? null];
+      return null;
+    });
+    client.listen();
+    const initializeResult = (await client.sendRequest("initialize", {
+      processId: null,
+      rootUri: null,
+      capabilities: options.capabilities ?? {},
+      initializationOptions: options.initializationOptions ?? { debounceMs: 0 },
+    })) as InitializeResult;
+    session = new Session(client, sim, server, initializeResult);
+    session.configuration = options.configuration;
+    session.notifications.push(...pending);
+    await client.sendNotification("initialized", {});
+    return session;
+  }
+
+  /** Wait until `predicate` holds, re-checking on every message from the server; fails after `timeoutMs`. */
+  until(predicate: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+    if (predicate()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const poll = setInterval(check, 5);
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearInterval(poll);
+        clearTimeout(timer);
+        this.#listeners.delete(check);
+      };
+      function check() {
+        if (!predicate()) return;
+        cleanup();
+        resolve();
+      }
+      this.#listeners.add(check);
+    });
+  }
+
+  messages(method: string): Notification[] {
+    return [...this.notifications, ...this.requests].filter((n) => n.method === method);
+  }
+
+  async open(uri: string, source: string, languageId = "typescript"): Promise<Position> {
+    const { text, position } = source.includes(CURSOR)
+      ? fixture(source)
+      : { text: source, position: { line: 0, character: 0 } };
+    this.#versions.set(uri, 1);
+    this.#texts.set(uri, text);
+    await this.client.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId, version: 1, text },
+    });
+    return position;
+  }
+
+  /** Insert `text` at `position` (an incremental change) and return the position after it. */
+  async type(uri: string, position: Position, text: string): Promise<Position> {
+    const version = (this.#versions.get(uri) ?? 0) + 1;
+    this.#versions.set(uri, version);
+    await this.client.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version },
+      contentChanges: [{ range: { start: position, end: position }, text }],
+    });
+    const lines = text.split("\n");
+    return lines.length === 1
+      ? { line: position.line, character: position.character + text.length }
+      : { line: position.line + lines.length - 1, character: lines.at(-1)!.length };
+  }
+
+  inline(uri: string, position: Position, token?: CancellationTokenSource): Promise<InlineCompletionList> {
+    const params = { textDocument: { uri }, position, context: { triggerKind: 2 } };
+    return (
+      token
+        ? this.client.sendRequest("textDocument/inlineCompletion", params, token.token)
+        : this.client.sendRequest("textDocument/inlineCompletion", params)
+    ) as Promise<InlineCompletionList>;
+  }
+
+  completion(uri: string, position: Position): Promise<CompletionList> {
+    return this.client.sendRequest("textDocument/completion", {
+      textDocument: { uri },
+      position,
+    }) as Promise<CompletionList>;
+  }
+
+  async close(): Promise<void> {
+    this.client.dispose();
+    await this.server.dispose();
+    await this.sim.close();
+  }
+}
+
+export { CancellationTokenSource };

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { defaultSettings, isEnabledFor, mergeSettings } from "../src/settings.js";
+import { parseLayer } from "../src/settings-schema.js";
+
+describe("parseLayer", () => {
+  it("keeps the valid keys and names each refused one", () => {
+    const { layer, problems, rejected } = parseLayer(
+      { debounceMs: 50, maxTokens: 9000, colour: "blue", lineMode: "single-line" },
+      "initializationOptions",
+    );
+    expect(layer).toEqual({ debounceMs: 50, lineMode: "single-line" });
+    expect(rejected).toEqual(["maxTokens"]);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/maxTokens/);
+    expect(problems[1]).toMatch(/unknown setting "colour"/);
+  });
+
+  it.each([
+    [{ debounceMs: -1 }, "debounceMs"],
+    [{ debounceMs: 1.5 }, "debounceMs"],
+    [{ temperature: 3 }, "temperature"],
+    [{ provider: "openai" }, "provider"],
+    [{ baseUrl: "not a url" }, "baseUrl"],
+    [{ languages: { markdown: "no" } }, "languages"],
+    [{ logLevel: "trace" }, "logLevel"],
+    [{ model: "" }, "model"],
+  ])("%j is refused, naming %s", (raw, key) => {
+    const { layer, problems } = parseLayer(raw, "settings");
+    expect(layer).toEqual({});
+    expect(problems[0]).toContain(key);
+  });
+
+  it("takes null as an empty layer and refuses a non-object", () => {
+    expect(parseLayer(null, "x")).toEqual({ layer: {}, problems: [], rejected: [] });
+    expect(parseLayer([1], "x").problems).toHaveLength(1);
+    expect(parseLayer("debounceMs=3", "x").problems).toHaveLength(1);
+  });
+});
+
+describe("settings", () => {
+  it("layers defaults < initializationOptions < workspace, with the environment in the defaults", () => {
+    const base = defaultSettings({
+      INFILL_MODEL: "deepseek-v4-pro",
+      INFILL_BASE_URL: "http://127.0.0.1:1/beta",
+    });
+    expect(base.model).toBe("deepseek-v4-pro");
+    expect(base.baseUrl).toBe("http://127.0.0.1:1/beta");
+    const merged = mergeSettings(base, { debounceMs: 10, maxTokens: 64 }, { debounceMs: 0 });
+    expect(merged).toMatchObject({ debounceMs: 0, maxTokens: 64, model: "deepseek-v4-pro" });
+  });
+
+  it.each([
+    [{}, "typescript", true],
+    [{ enable: false }, "typescript", false],
+    [{ languages: { markdown: false } }, "markdown", false],
+    [{ languages: { markdown: false } }, "python", true],
+    [{ languages: { "*": false, python: true } }, "python", true],
+    [{ languages: { "*": false, python: true } }, "go", false],
+  ])("%j enables %s: %s", (layer, languageId, enabled) => {
+    expect(isEnabledFor(mergeSettings(defaultSettings({}), layer), languageId)).toBe(enabled);
+  });
+});
