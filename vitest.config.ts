@@ -19,6 +19,12 @@ export default defineConfig({
         extends: true,
         test: { name: "lsp-server", root: "packages/lsp-server", include: ["test/**/*.test.ts"] },
       },
+      // Real editors, end to end: they provision Neovim, Helix and Emacs with scripts/provision-editors.sh.
+      {
+        extends: true,
+        test: { name: "neovim", root: "packages/neovim-plugin", include: ["test/**/*.test.ts"] },
+      },
+      { extends: true, test: { name: "editors", root: "editors", include: ["test/**/*.test.ts"] } },
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,

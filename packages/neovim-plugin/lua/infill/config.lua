@@ -1,0 +1,194 @@
+---@brief Options of `require("infill").setup()`: defaults, merging and validation.
+
+---@alias infill.FiletypeRule boolean|fun(bufnr: integer): boolean
+
+---@class infill.Keymaps
+---@field accept string|false Accept the whole suggestion. Default `<M-l>`.
+---@field accept_word string|false Accept the next word. Default `<M-Right>`.
+---@field accept_line string|false Accept the rest of the line. Default `<M-C-Right>`.
+---@field next string|false Show the next suggestion. Default `<M-]>`.
+---@field prev string|false Show the previous suggestion. Default `<M-[>`.
+---@field dismiss string|false Hide the suggestion. Default `<C-]>`.
+---@field suggest string|false Ask for a suggestion now. Default `<M-\>`.
+
+---@class infill.Config
+---@field enabled boolean Start with suggestions on (`:Infill toggle` flips it). Default `true`.
+---@field cmd? string[]|fun(): string[] How to launch the server. Default: `infill-lsp --stdio` from `PATH`, else the server built in this monorepo (`node ../lsp-server/dist/infill-lsp.js --stdio`).
+---@field env table<string, string> Extra environment for the server; the editor's own (`DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL`) is inherited anyway. Default `{}`.
+---@field root_markers string[] Files or folders that mark a project root; one server per root. Default `{ ".git", ".hg", ".jj", ".svn" }`.
+---@field filetypes table<string, infill.FiletypeRule> Which filetypes to serve: `true`, `false` or a function of the buffer; `"*"` is the fallback.
+---@field auto_trigger boolean Ask for suggestions while typing in insert mode. Default `true`.
+---@field debounce integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
+---@field keymaps infill.Keymaps|false Insert-mode keymaps; `false` turns all of them off.
+---@field highlight string Highlight group of the ghost text (`InfillSuggestion` is linked to `Comment` by default). Default `"InfillSuggestion"`.
+---@field use_native boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
+---@field notify boolean Route the server's messages (missing or rejected key, bad settings) through `vim.notify`, once each. Default `true`.
+---@field settings table<string, any> Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`): `provider`, `model`, `baseUrl`, `maxTokens`, `temperature`, `debounceMs`, `contextTokens`, `lineMode`, `languages`, `timeoutMs`, `logLevel`, `metrics`. Default `{}`.
+
+---@class infill.UserConfig: infill.Config, {}
+
+local M = {}
+
+---@type infill.Config
+M.defaults = {
+  enabled = true,
+  cmd = nil,
+  env = {},
+  root_markers = { ".git", ".hg", ".jj", ".svn" },
+  filetypes = {
+    ["*"] = true,
+    help = false,
+    gitcommit = false,
+    gitrebase = false,
+    hgcommit = false,
+    svn = false,
+    cvs = false,
+    ["."] = false,
+  },
+  auto_trigger = true,
+  debounce = 20,
+  keymaps = {
+    accept = "<M-l>",
+    accept_word = "<M-Right>",
+    accept_line = "<M-C-Right>",
+    next = "<M-]>",
+    prev = "<M-[>",
+    dismiss = "<C-]>",
+    suggest = "<M-\\>",
+  },
+  highlight = "InfillSuggestion",
+  use_native = false,
+  notify = true,
+  settings = {},
+}
+
+---@type infill.Config
+M.options = vim.deepcopy(M.defaults)
+
+---@type table<string, string|string[]>
+local types = {
+  enabled = "boolean",
+  cmd = { "table", "function", "nil" },
+  env = "table",
+  root_markers = "table",
+  filetypes = "table",
+  auto_trigger = "boolean",
+  debounce = "number",
+  keymaps = { "table", "boolean" },
+  highlight = "string",
+  use_native = "boolean",
+  notify = "boolean",
+  settings = "table",
+}
+
+--- Deep merge where lists (and functions) replace instead of merging index by index.
+---@param base any
+---@param override any
+---@return any
+local function merge(base, override)
+  if override == nil then
+    return vim.deepcopy(base)
+  end
+  if type(base) ~= "table" or type(override) ~= "table" or vim.islist(override) or vim.islist(base) then
+    return vim.deepcopy(override)
+  end
+  local out = vim.deepcopy(base)
+  for key, value in pairs(override) do
+    out[key] = merge(base[key], value)
+  end
+  return out
+end
+
+---@param value any
+---@param expected string|string[]
+---@return boolean
+local function has_type(value, expected)
+  for _, name in ipairs(type(expected) == "table" and expected or { expected }) do
+    if type(value) == name then
+      return true
+    end
+  end
+  return false
+end
+
+--- Check a merged configuration; returns one message per problem (empty when valid).
+---@param opts table
+---@return string[]
+function M.validate(opts)
+  local problems = {}
+  local function problem(fmt, ...)
+    table.insert(problems, fmt:format(...))
+  end
+  for key, value in pairs(opts) do
+    local expected = types[key]
+    if not expected then
+      problem("unknown option %q", tostring(key))
+    elseif not has_type(value, expected) then
+      local names = type(expected) == "table" and table.concat(expected, " or ") or expected
+      problem("option %q must be a %s, got %s", key, names, type(value))
+    end
+  end
+  if type(opts.cmd) == "table" and (#opts.cmd == 0 or not vim.islist(opts.cmd)) then
+    problem('option "cmd" must be a non-empty list of strings')
+  end
+  if type(opts.debounce) == "number" and opts.debounce < 0 then
+    problem('option "debounce" must be >= 0')
+  end
+  if opts.keymaps == true then
+    problem('option "keymaps" must be a table or false')
+  elseif type(opts.keymaps) == "table" then
+    for name, lhs in pairs(opts.keymaps) do
+      if M.defaults.keymaps[name] == nil then
+        problem("unknown keymap %q", tostring(name))
+      elseif lhs ~= false and type(lhs) ~= "string" then
+        problem("keymap %q must be a string or false", name)
+      end
+    end
+  end
+  if type(opts.filetypes) == "table" then
+    for ft, rule in pairs(opts.filetypes) do
+      if type(rule) ~= "boolean" and type(rule) ~= "function" then
+        problem("filetypes[%q] must be a boolean or a function", tostring(ft))
+      end
+    end
+  end
+  if opts.use_native and vim.lsp.inline_completion == nil then
+    problem('"use_native" needs Neovim 0.12+ (vim.lsp.inline_completion); using the plugin\'s rendering')
+  end
+  table.sort(problems)
+  return problems
+end
+
+--- Merge user options over the defaults and store them in `M.options`.
+---@param user? infill.UserConfig
+---@return infill.Config config, string[] problems
+function M.setup(user)
+  if user ~= nil and type(user) ~= "table" then
+    error(("infill: setup() takes a table of options, got %s"):format(type(user)), 2)
+  end
+  local opts = merge(M.defaults, user or {})
+  local problems = M.validate(opts)
+  for key in pairs(opts) do
+    if not types[key] then
+      opts[key] = nil
+    end
+  end
+  for key, expected in pairs(types) do
+    if not has_type(opts[key], expected) then
+      opts[key] = vim.deepcopy(M.defaults[key])
+    end
+  end
+  if opts.keymaps == true then
+    opts.keymaps = vim.deepcopy(M.defaults.keymaps)
+  end
+  if type(opts.cmd) == "table" and (#opts.cmd == 0 or not vim.islist(opts.cmd)) then
+    opts.cmd = nil
+  end
+  if opts.use_native and vim.lsp.inline_completion == nil then
+    opts.use_native = false
+  end
+  M.options = opts
+  return opts, problems
+end
+
+return M

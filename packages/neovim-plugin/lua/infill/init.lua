@@ -1,0 +1,306 @@
+---@brief infill: fill-in-the-middle ghost text from `infill-lsp` (DeepSeek FIM).
+---
+--- `require("infill").setup(opts)` starts serving buffers; the functions below are what the keymaps call.
+
+local M = {}
+
+--- The ghost-text backend: the plugin's own rendering, or Neovim's built-in one (`use_native`).
+---@return table
+local function backend()
+  if require("infill.config").options.use_native then
+    return require("infill.native")
+  end
+  return require("infill.suggestion")
+end
+
+local function setup_highlight()
+  vim.api.nvim_set_hl(0, "InfillSuggestion", { link = "Comment", default = true })
+end
+
+--- What `lhs` does in insert mode when it is not mapped. An unmapped Alt key is `<Esc>` and the key (leave insert
+--- mode, then the normal-mode command), but only as typed: fed back with `nvim_feedkeys` it would insert the key.
+---@param lhs string
+---@return string
+function M._unmapped_keys(lhs)
+  local inner = lhs:match("^<[MmAa]%-(.+)>$")
+  if not inner then
+    return lhs
+  end
+  return "<Esc>" .. (vim.fn.strchars(inner) == 1 and inner or ("<" .. inner .. ">"))
+end
+
+---@param lhs string
+---@param action fun(): boolean
+---@param desc string
+---@param fallback boolean Feed the key's own meaning when the action did nothing.
+local function map(lhs, action, desc, fallback)
+  local keys = vim.keycode(M._unmapped_keys(lhs))
+  vim.keymap.set("i", lhs, function()
+    if not action() and fallback then
+      vim.api.nvim_feedkeys(keys, "n", false)
+    end
+  end, { desc = "infill: " .. desc, silent = true })
+end
+
+---@type table<string, { desc: string, fallback: boolean }>
+local keymap_actions = {
+  accept = { desc = "accept suggestion", fallback = true },
+  accept_word = { desc = "accept next word", fallback = true },
+  accept_line = { desc = "accept next line", fallback = true },
+  next = { desc = "next suggestion", fallback = true },
+  prev = { desc = "previous suggestion", fallback = true },
+  dismiss = { desc = "dismiss suggestion", fallback = true },
+  suggest = { desc = "suggest now", fallback = false },
+}
+
+---@type string[]
+local mapped = {}
+
+---@param keymaps infill.Keymaps|false
+local function set_keymaps(keymaps)
+  for _, lhs in ipairs(mapped) do
+    pcall(vim.keymap.del, "i", lhs)
+  end
+  mapped = {}
+  if not keymaps then
+    return
+  end
+  for name, spec in pairs(keymap_actions) do
+    local lhs = keymaps[name]
+    if type(lhs) == "string" and lhs ~= "" then
+      map(lhs, function()
+        return M[name]()
+      end, spec.desc, spec.fallback)
+      table.insert(mapped, lhs)
+    end
+  end
+end
+
+--- Set infill up: options, highlight, keymaps, and the server for the buffers it should serve. Calling it
+--- again replaces the options.
+---@param opts? infill.UserConfig
+function M.setup(opts)
+  local config = require("infill.config")
+  local lsp = require("infill.lsp")
+  local _, problems = config.setup(opts)
+  if #problems > 0 then
+    lsp.report(2, "infill: " .. table.concat(problems, "; "))
+  end
+  setup_highlight()
+  set_keymaps(config.options.keymaps)
+
+  local group = vim.api.nvim_create_augroup("infill", { clear = true })
+  vim.api.nvim_create_autocmd("ColorScheme", { group = group, callback = setup_highlight })
+  vim.api.nvim_create_autocmd("LspAttach", {
+    group = group,
+    callback = function(args)
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if client and client.name == lsp.name then
+        if config.options.use_native then
+          require("infill.native").attach(args.buf)
+        else
+          require("infill.suggestion").attach(args.buf)
+        end
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd("LspDetach", {
+    group = group,
+    callback = function(args)
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if client and client.name == lsp.name then
+        backend().detach(args.buf)
+      end
+    end,
+  })
+  lsp.setup()
+  -- Buffers whose client was attached before this setup() (setup called again).
+  for _, client in ipairs(lsp.clients()) do
+    for bufnr in pairs(client.attached_buffers) do
+      vim.api.nvim_exec_autocmds("LspAttach", {
+        group = group,
+        buffer = bufnr,
+        modeline = false,
+        data = { client_id = client.id },
+      })
+    end
+  end
+end
+
+--- Ask for a suggestion at the cursor now (insert or normal mode).
+---@return boolean sent
+function M.suggest()
+  return backend().suggest()
+end
+
+--- Is a suggestion shown?
+---@return boolean
+function M.is_visible()
+  return backend().is_visible()
+end
+
+--- Insert the whole suggestion at its range (replacing e.g. an auto-paired closer) and move the cursor after it.
+---@return boolean inserted `false` when no suggestion was shown.
+function M.accept()
+  return backend().accept()
+end
+
+--- Insert the suggestion's next word.
+---@return boolean inserted
+function M.accept_word()
+  return backend().accept_word()
+end
+
+--- Insert the rest of the suggestion's current line.
+---@return boolean inserted
+function M.accept_line()
+  return backend().accept_line()
+end
+
+--- Hide the suggestion and cancel pending requests; the next keystroke asks again.
+---@return boolean was_visible
+function M.dismiss()
+  return backend().dismiss()
+end
+
+--- Show the next suggestion when the last answer had several.
+---@return boolean moved
+function M.next()
+  return backend().next()
+end
+
+--- Show the previous suggestion.
+---@return boolean moved
+function M.prev()
+  return backend().prev()
+end
+
+--- Are suggestions on?
+---@return boolean
+function M.is_enabled()
+  return require("infill.lsp").state.enabled
+end
+
+--- Turn suggestions (ghost text and the server's popup completions) on or off.
+---@param enabled boolean
+function M.set_enabled(enabled)
+  local lsp = require("infill.lsp")
+  if not lsp.state.setup_done then
+    M.setup()
+  end
+  lsp.state.enabled = enabled
+  if not enabled then
+    M.dismiss()
+  end
+  if require("infill.config").options.use_native then
+    require("infill.native").set_enabled(enabled)
+  end
+  lsp.push_settings()
+end
+
+function M.enable()
+  M.set_enabled(true)
+end
+
+function M.disable()
+  M.set_enabled(false)
+end
+
+function M.toggle()
+  M.set_enabled(not M.is_enabled())
+end
+
+--- Lines of `:Infill status`.
+---@return string[]
+function M.status_lines()
+  local lsp = require("infill.lsp")
+  local config = require("infill.config")
+  if not lsp.state.setup_done then
+    return { 'infill: not set up; call require("infill").setup()' }
+  end
+  local lines = {
+    ("infill: %s, %s ghost text, auto-trigger %s"):format(
+      lsp.state.enabled and "enabled" or "disabled",
+      config.options.use_native and "built-in" or "plugin",
+      config.options.auto_trigger and "on" or "off"
+    ),
+  }
+  local resolved = lsp.resolve_cmd()
+  table.insert(
+    lines,
+    resolved.cmd and ("server: %s (%s)"):format(table.concat(resolved.cmd, " "), resolved.source)
+      or ("server: not found: %s"):format(resolved.error)
+  )
+  local current = lsp.get_client(0)
+  for _, client in ipairs(lsp.clients()) do
+    local info = lsp.state.server_info[client.id] or {}
+    table.insert(
+      lines,
+      ("client %d: %s %s, root %s%s"):format(
+        client.id,
+        info.name or "infill-lsp",
+        info.version or "(starting)",
+        tostring(client.root_dir or client.config.root_dir),
+        current and current.id == client.id and " (this buffer)" or ""
+      )
+    )
+  end
+  if not current then
+    table.insert(lines, "this buffer: not served (filetype " .. vim.bo.filetype .. ")")
+  end
+  if lsp.state.last_error then
+    table.insert(lines, "last message: " .. lsp.state.last_error.message)
+  end
+  return lines
+end
+
+--- Open the plugin's log (server log messages, notifications, starts and exits) in a scratch buffer.
+function M.open_log()
+  local lsp = require("infill.lsp")
+  vim.cmd("new")
+  local bufnr = vim.api.nvim_get_current_buf()
+  vim.bo[bufnr].buftype = "nofile"
+  vim.bo[bufnr].bufhidden = "wipe"
+  vim.bo[bufnr].swapfile = false
+  local lines = { "# infill log (LSP log: " .. vim.lsp.get_log_path() .. ")" }
+  vim.list_extend(lines, lsp.state.log)
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  vim.bo[bufnr].modifiable = false
+  pcall(vim.api.nvim_buf_set_name, bufnr, "infill://log")
+end
+
+---@type table<string, fun()>
+local subcommands = {
+  status = function()
+    vim.api.nvim_echo({ { table.concat(M.status_lines(), "\n") } }, true, {})
+  end,
+  enable = M.enable,
+  disable = M.disable,
+  toggle = M.toggle,
+  log = M.open_log,
+}
+
+--- Names of the `:Infill` subcommands.
+---@return string[]
+function M.subcommands()
+  local names = vim.tbl_keys(subcommands)
+  table.sort(names)
+  return names
+end
+
+--- Run `:Infill {subcommand}` (no argument: `status`).
+---@param args { fargs: string[] }
+function M.command(args)
+  local name = args.fargs[1] or "status"
+  local run = subcommands[name]
+  if not run then
+    vim.notify(
+      ("infill: unknown subcommand %q (one of: %s)"):format(name, table.concat(M.subcommands(), ", ")),
+      vim.log.levels.ERROR
+    )
+    return
+  end
+  run()
+end
+
+return M

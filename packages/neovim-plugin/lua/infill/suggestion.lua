@@ -1,0 +1,511 @@
+---@brief Ghost text: asking for inline completions, showing them as virtual text, type-through, accepting.
+
+local config = require("infill.config")
+local lsp = require("infill.lsp")
+local position = require("infill.position")
+local type_through = require("infill.type_through")
+
+local M = {}
+
+--- Namespace of the ghost-text extmarks.
+M.ns = vim.api.nvim_create_namespace("infill.suggestion")
+
+local api = vim.api
+local TRIGGER_INVOKED = 1
+local TRIGGER_AUTOMATIC = 2
+local REQUEST_CANCELLED = -32800
+local CONTENT_MODIFIED = -32801
+
+---@class infill.Item: infill.Anchored
+---@field client_id integer
+
+---@class infill.View: infill.Remainder
+---@field bufnr integer
+---@field row integer Cursor row (0-based).
+---@field col integer Cursor byte column (0-based).
+
+---@class infill.Inflight
+---@field client_id integer
+---@field id integer
+---@field seq integer
+
+---@class infill.SuggestionState
+---@field bufnr? integer Buffer the items belong to.
+---@field items infill.Item[] Suggestions from the last answer.
+---@field index integer The one shown.
+---@field shown? infill.View What is on screen.
+---@field seq integer Number of the latest request; answers to older ones are ignored.
+---@field inflight? infill.Inflight
+---@field timer? uv.uv_timer_t Client-side debounce.
+---@field pending boolean A debounced request is waiting to be sent.
+local state = { items = {}, index = 1, seq = 0, pending = false }
+M.state = state
+
+---@param s string
+---@param start_col integer display column where `s` starts
+---@param tabstop integer
+---@return string
+local function expand_tabs(s, start_col, tabstop)
+  if not s:find("\t", 1, true) then
+    return s
+  end
+  local out, col = {}, start_col
+  for ch in s:gmatch("[%z\1-\127\194-\244][\128-\191]*") do
+    if ch == "\t" then
+      local n = tabstop - (col % tabstop)
+      table.insert(out, (" "):rep(n))
+      col = col + n
+    else
+      table.insert(out, ch)
+      col = col + vim.fn.strdisplaywidth(ch)
+    end
+  end
+  return table.concat(out)
+end
+
+--- Positions (1-based) in `text` of the characters of `replaced`, matched from the right, so the existing
+--- characters a suggestion covers (an auto-paired `)`) show where the suggestion has them. Nil if they don't all
+--- appear in order.
+---@param text string
+---@param replaced string
+---@return integer[]?
+local function interleave(text, replaced)
+  local positions, i = {}, #text
+  for k = #replaced, 1, -1 do
+    local c = replaced:sub(k, k)
+    while i >= 1 and text:sub(i, i) ~= c do
+      i = i - 1
+    end
+    if i < 1 then
+      return nil
+    end
+    positions[k] = i
+    i = i - 1
+  end
+  return positions
+end
+
+--- Clear the ghost text (the suggestion stays in memory).
+function M.hide()
+  if state.shown and api.nvim_buf_is_valid(state.shown.bufnr) then
+    api.nvim_buf_clear_namespace(state.shown.bufnr, M.ns, 0, -1)
+  end
+  state.shown = nil
+end
+
+--- Draw `view`: the first line inline at the cursor, the others as virtual lines below it.
+---@param view infill.View
+function M.render(view)
+  M.hide()
+  local bufnr, row, col = view.bufnr, view.row, view.col
+  local hl = config.options.highlight
+  local tabstop = vim.bo[bufnr].tabstop
+  local lines = vim.split(view.text, "\n", { plain = true })
+  local line = api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local replaced = line:sub(col + 1, col + view.replace)
+  local first = lines[1]
+
+  ---@type { col: integer, text: string }[]
+  local segments = { { col = col, text = first } }
+  local positions = #replaced > 0 and interleave(first, replaced) or nil
+  if positions then
+    segments = {}
+    local from = 1
+    for k, p in ipairs(positions) do
+      table.insert(segments, { col = col + k - 1, text = first:sub(from, p - 1) })
+      from = p + 1
+    end
+    table.insert(segments, { col = col + #replaced, text = first:sub(from) })
+  end
+
+  local virt_lines = {}
+  for i = 2, #lines do
+    table.insert(virt_lines, { { expand_tabs(lines[i], 0, tabstop), hl } })
+  end
+  local start_display = vim.fn.strdisplaywidth(line:sub(1, col))
+  for i, segment in ipairs(segments) do
+    ---@type vim.api.keyset.set_extmark
+    local opts = { virt_text_pos = "inline", hl_mode = "combine", priority = 200 }
+    if segment.text ~= "" then
+      opts.virt_text = { { expand_tabs(segment.text, start_display, tabstop), hl } }
+    end
+    if i == 1 and #virt_lines > 0 then
+      opts.virt_lines = virt_lines
+    end
+    if opts.virt_text or opts.virt_lines then
+      api.nvim_buf_set_extmark(bufnr, M.ns, row, segment.col, opts)
+    end
+  end
+  if #replaced > 0 and not positions then
+    -- The replaced characters (a closer that the suggestion puts on a later line) are blanked out, so the screen
+    -- shows what accepting will leave.
+    api.nvim_buf_set_extmark(bufnr, M.ns, row, col, {
+      virt_text = { { (" "):rep(vim.fn.strdisplaywidth(replaced)), "Normal" } },
+      virt_text_pos = "overlay",
+      hl_mode = "combine",
+      priority = 200,
+    })
+  end
+  state.shown = view
+end
+
+--- The current suggestion as it applies to the buffer and cursor now, or nil.
+---@return infill.View?
+function M.view()
+  local item = state.items[state.index]
+  local bufnr = api.nvim_get_current_buf()
+  if not item or bufnr ~= state.bufnr then
+    return nil
+  end
+  local cursor = api.nvim_win_get_cursor(0)
+  local row, col = cursor[1] - 1, cursor[2]
+  local now = type_through.read(bufnr, item, row, col)
+  local rest = now and type_through.remainder(item, now)
+  if not rest then
+    return nil
+  end
+  return { bufnr = bufnr, row = row, col = col, text = rest.text, replace = rest.replace }
+end
+
+--- Show what is left of the current suggestion after the latest edit or cursor move, or hide it.
+function M.refresh()
+  local view = M.view()
+  if view then
+    M.render(view)
+  else
+    M.hide()
+  end
+end
+
+--- Stop the pending debounce and the request in flight.
+function M.cancel()
+  if state.timer then
+    state.timer:stop()
+  end
+  state.pending = false
+  local inflight = state.inflight
+  state.inflight = nil
+  state.seq = state.seq + 1
+  if inflight then
+    local client = vim.lsp.get_client_by_id(inflight.client_id)
+    if client then
+      pcall(lsp.cancel, client, inflight.id)
+    end
+  end
+end
+
+--- Forget the suggestion, cancel requests and clear the ghost text.
+---@return boolean was_visible
+function M.dismiss()
+  local visible = state.shown ~= nil
+  M.cancel()
+  state.items = {}
+  state.index = 1
+  M.hide()
+  return visible
+end
+
+---@param insert_text string|{ value: string }|nil
+---@return string?
+local function plain_text(insert_text)
+  if type(insert_text) == "string" then
+    return insert_text
+  elseif type(insert_text) == "table" and type(insert_text.value) == "string" then
+    -- A snippet: our server never sends one; show its text as is rather than nothing.
+    return insert_text.value
+  end
+  return nil
+end
+
+--- Turn an answer's items into anchored suggestions on the request's line.
+---@param result any InlineCompletionList or InlineCompletionItem[]
+---@param req { row: integer, col: integer, line: string, encoding: string, client_id: integer }
+---@return infill.Item[]
+function M.items_from_result(result, req)
+  local raw = type(result) == "table" and (result.items or result) or {}
+  local items = {}
+  for _, entry in ipairs(raw) do
+    local text = plain_text(entry.insertText)
+    local range = entry.range
+    local start_col, end_col = req.col, req.col
+    local usable = text ~= nil and text ~= ""
+    if usable and range then
+      usable = range.start.line == req.row and range["end"].line == req.row
+      start_col = position.to_byte(req.line, range.start.character, req.encoding)
+      end_col = position.to_byte(req.line, range["end"].character, req.encoding)
+      usable = usable and start_col <= req.col and end_col >= req.col
+    end
+    if usable then
+      ---@cast text string
+      table.insert(items, {
+        row = req.row,
+        col = start_col,
+        prefix = req.line:sub(1, start_col),
+        rest = req.line:sub(start_col + 1),
+        text = text,
+        replace = end_col - start_col,
+        client_id = req.client_id,
+      })
+    else
+      lsp.log("ignored an inline completion item: %s", vim.inspect(entry, { newline = " ", indent = "" }))
+    end
+  end
+  return items
+end
+
+--- Ask the server for a suggestion at the cursor now.
+---@param bufnr? integer
+---@param trigger? integer InlineCompletionTriggerKind (1 invoked, 2 automatic). Default 1.
+---@return boolean sent
+function M.request(bufnr, trigger)
+  bufnr = bufnr or api.nvim_get_current_buf()
+  if bufnr ~= api.nvim_get_current_buf() then
+    return false
+  end
+  local client = lsp.get_client(bufnr)
+  if not client or not lsp.state.enabled then
+    return false
+  end
+  M.cancel()
+  local cursor = api.nvim_win_get_cursor(0)
+  local row, col = cursor[1] - 1, cursor[2]
+  local line = api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local encoding = client.offset_encoding or "utf-16"
+  local req = { row = row, col = col, line = line, encoding = encoding, client_id = client.id }
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = row, character = position.to_character(line, col, encoding) },
+    context = { triggerKind = trigger or TRIGGER_INVOKED },
+  }
+  local seq = state.seq
+  local ok, id = lsp.request(
+    client,
+    "textDocument/inlineCompletion",
+    params,
+    vim.schedule_wrap(function(err, result)
+      M.on_result(seq, bufnr, req, err, result)
+    end),
+    bufnr
+  )
+  if ok and id then
+    -- The answer may already have been handled if the transport answered synchronously.
+    if state.seq == seq then
+      state.inflight = { client_id = client.id, id = id, seq = seq }
+    end
+    return true
+  end
+  return false
+end
+
+--- Handle the answer to request number `seq`.
+---@param seq integer
+---@param bufnr integer
+---@param req { row: integer, col: integer, line: string, encoding: string, client_id: integer }
+---@param err? lsp.ResponseError
+---@param result any
+function M.on_result(seq, bufnr, req, err, result)
+  if seq ~= state.seq then
+    return -- superseded, cancelled or dismissed
+  end
+  state.inflight = nil
+  if err then
+    if err.code ~= REQUEST_CANCELLED and err.code ~= CONTENT_MODIFIED then
+      lsp.log("inlineCompletion failed: %s", err.message or vim.inspect(err))
+    end
+    return
+  end
+  if not api.nvim_buf_is_valid(bufnr) or not lsp.state.enabled then
+    return
+  end
+  state.bufnr = bufnr
+  state.items = M.items_from_result(result, req)
+  state.index = 1
+  M.refresh()
+end
+
+--- Ask after `debounce` ms of quiet, if still in insert mode in the same buffer.
+---@param bufnr integer
+function M.schedule_request(bufnr)
+  state.timer = state.timer or vim.uv.new_timer()
+  local timer = assert(state.timer)
+  timer:stop()
+  state.pending = true
+  timer:start(
+    config.options.debounce,
+    0,
+    vim.schedule_wrap(function()
+      if not state.pending then
+        return
+      end
+      state.pending = false
+      if api.nvim_get_current_buf() == bufnr and api.nvim_get_mode().mode:sub(1, 1) == "i" then
+        M.request(bufnr, TRIGGER_AUTOMATIC)
+      end
+    end)
+  )
+end
+
+--- Text typed or cursor moved in insert mode: follow the suggestion from memory, then ask again.
+---@param bufnr integer
+function M.on_insert_change(bufnr)
+  if not lsp.state.enabled then
+    return
+  end
+  M.refresh()
+  if config.options.auto_trigger then
+    M.schedule_request(bufnr)
+  end
+end
+
+---@param text string
+---@return string
+local function next_word(text)
+  return text:match("^%s*[%w_\128-\255]+") or text:match("^%s*[^%s%w_\128-\255]+") or text
+end
+
+---@param text string
+---@return string
+local function next_line(text)
+  local line = text:match("^[^\n]*")
+  if line:find("%S") then
+    return line
+  end
+  -- Nothing left on this line: take the line break and the next line.
+  return text:match("^[^\n]*\n[^\n]*") or text
+end
+
+M.next_word = next_word
+M.next_line = next_line
+
+---@param pick fun(text: string): string
+---@return boolean inserted
+local function accept_with(pick)
+  local view = M.view()
+  if not view then
+    return false
+  end
+  local whole = pick == nil
+  local chunk = whole and view.text or pick(view.text)
+  if chunk == "" then
+    return false
+  end
+  local after = view.text:sub(#chunk + 1)
+  -- The replaced characters (an auto-paired closer) go once the chunk completes the suggestion's first line.
+  local replace = (after == "" or after:sub(1, 1) == "\n" or after:sub(1, 2) == "\r\n") and view.replace or 0
+  local lines = vim.split(chunk, "\n", { plain = true })
+  M.cancel()
+  M.hide()
+  api.nvim_buf_set_text(view.bufnr, view.row, view.col, view.row, view.col + replace, lines)
+  local end_row = view.row + #lines - 1
+  local end_col = (#lines == 1 and view.col or 0) + #lines[#lines]
+  api.nvim_win_set_cursor(0, { end_row + 1, end_col })
+  if whole then
+    state.items = {}
+    state.index = 1
+  else
+    M.refresh()
+  end
+  return true
+end
+
+--- Insert the whole suggestion at its range and put the cursor after it.
+---@return boolean inserted
+function M.accept()
+  return accept_with(nil)
+end
+
+--- Insert the next word of the suggestion.
+---@return boolean inserted
+function M.accept_word()
+  return accept_with(next_word)
+end
+
+--- Insert the rest of the suggestion's current line.
+---@return boolean inserted
+function M.accept_line()
+  return accept_with(next_line)
+end
+
+---@param step integer
+---@return boolean moved
+local function cycle(step)
+  local n = #state.items
+  if n < 2 or not state.shown then
+    return false
+  end
+  state.index = (state.index - 1 + step) % n + 1
+  M.refresh()
+  return true
+end
+
+--- Show the next suggestion (when the last answer had several).
+---@return boolean moved
+function M.next()
+  return cycle(1)
+end
+
+--- Show the previous suggestion.
+---@return boolean moved
+function M.prev()
+  return cycle(-1)
+end
+
+--- Is a request waiting (debounced) or in flight?
+---@return boolean
+function M.busy()
+  return state.pending or state.inflight ~= nil
+end
+
+--- Is ghost text on screen?
+---@return boolean
+function M.is_visible()
+  return state.shown ~= nil and state.shown.bufnr == api.nvim_get_current_buf()
+end
+
+--- Ask for a suggestion at the cursor now (insert or normal mode).
+---@return boolean sent
+function M.suggest()
+  return M.request(api.nvim_get_current_buf(), TRIGGER_INVOKED)
+end
+
+local group = api.nvim_create_augroup("infill.suggestion", { clear = true })
+
+--- Follow insert-mode typing in `bufnr` (called when the infill client attaches to it).
+---@param bufnr integer
+function M.attach(bufnr)
+  api.nvim_clear_autocmds({ group = group, buffer = bufnr })
+  api.nvim_create_autocmd({ "InsertEnter", "TextChangedI", "TextChangedP", "CursorMovedI" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function(args)
+      M.on_insert_change(args.buf)
+    end,
+  })
+  api.nvim_create_autocmd({ "CursorMoved", "TextChanged" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      if state.shown then
+        M.refresh()
+      end
+    end,
+  })
+  api.nvim_create_autocmd({ "InsertLeave", "BufLeave" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.dismiss()
+    end,
+  })
+end
+
+--- Stop following `bufnr` (the client detached).
+---@param bufnr integer
+function M.detach(bufnr)
+  api.nvim_clear_autocmds({ group = group, buffer = bufnr })
+  if state.bufnr == bufnr then
+    M.dismiss()
+  end
+end
+
+return M

@@ -1,0 +1,170 @@
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Sim, startSim } from "@infill/sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Runs the Lua specs under test/spec (unit) and test/e2e (the plugin launching the built infill-lsp against
+// @infill/sim) in real headless Neovim 0.10 and 0.12, each spec file in its own Neovim with isolated XDG dirs.
+
+const pluginRoot = fileURLToPath(new URL("..", import.meta.url));
+const repoRoot = join(pluginRoot, "..", "..");
+const serverJs = join(repoRoot, "packages", "lsp-server", "dist", "infill-lsp.js");
+const VERSIONS = ["nvim-0.10", "nvim-0.12"] as const;
+/** Upper bound of one spec file's Neovim, in ms. */
+const RUN_TIMEOUT_MS = 60_000;
+
+const specs = (dir: string) =>
+  readdirSync(join(pluginRoot, "test", dir))
+    .filter((name) => name.endsWith("_spec.lua"))
+    .sort()
+    .map((name) => `test/${dir}/${name}`);
+const unitSpecs = specs("spec");
+const e2eSpecs = specs("e2e");
+
+/** Only Lua cases whose name contains this run (for debugging); then a spec file may run none. */
+const filter = process.env.INFILL_TEST_FILTER ?? "";
+
+/** Spec files that run without an API key (everything else gets `DEEPSEEK_API_KEY=sk-test`). */
+const WITHOUT_KEY = new Set(["test/e2e/missing_key_spec.lua"]);
+
+interface CaseResult {
+  name: string;
+  status: "pass" | "fail" | "skip";
+  ms?: number;
+  error?: string;
+  reason?: string;
+}
+
+interface RunResult {
+  done: boolean;
+  nvim: string;
+  results: CaseResult[];
+}
+
+let binDir = "";
+let sim: Sim | undefined;
+let scratch = "";
+
+beforeAll(async () => {
+  // Provision before anything isolates HOME: the editors are cached under the real ~/.cache.
+  const provision = join(repoRoot, "scripts", "provision-editors.sh");
+  const { stdout } = await promisify(execFile)(provision, ["--print-bin", ...VERSIONS], {
+    timeout: 15 * 60_000,
+  });
+  binDir = stdout.trim().split("\n").pop() ?? "";
+  sim = await startSim();
+  scratch = mkdtempSync(join(tmpdir(), "infill-nvim-"));
+}, 15 * 60_000);
+
+afterAll(async () => {
+  await sim?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+let runs = 0;
+
+/** Run one spec file in a fresh headless Neovim and return what its runner wrote. */
+async function runSpec(version: string, spec: string): Promise<RunResult> {
+  const home = join(scratch, `run-${++runs}`);
+  const dirs = ["config", "data", "state", "cache", "config-dirs", "data-dirs", "tmp"];
+  for (const dir of dirs) mkdirSync(join(home, dir), { recursive: true });
+  const resultsFile = join(home, "results.json");
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: join(home, "tmp"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    // Keep the system's /etc/xdg/nvim and /usr/share/nvim/site off the runtimepath.
+    XDG_CONFIG_DIRS: join(home, "config-dirs"),
+    XDG_DATA_DIRS: join(home, "data-dirs"),
+    INFILL_TEST_SPEC: spec,
+    INFILL_TEST_RESULTS: resultsFile,
+    INFILL_BASE_URL: sim?.url,
+    INFILL_TEST_FILTER: filter,
+    ...(WITHOUT_KEY.has(spec) ? {} : { DEEPSEEK_API_KEY: "sk-test" }),
+  };
+  const nvim = join(binDir, version);
+  const child = spawn(nvim, ["--headless", "-u", "test/init.lua", "-i", "NONE", "-n"], {
+    cwd: pluginRoot,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>(
+    (resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+      let timedOut = false;
+      timer.unref();
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        timedOut = signal === "SIGKILL";
+        resolve({ code, signal, timedOut });
+      });
+    },
+  );
+  if (!existsSync(resultsFile)) {
+    throw new Error(
+      `${version} ${spec}: no results (exit ${exit.code ?? exit.signal}${exit.timedOut ? `, killed after ${RUN_TIMEOUT_MS} ms` : ""})\n${stderr}`,
+    );
+  }
+  return JSON.parse(readFileSync(resultsFile, "utf8")) as RunResult;
+}
+
+/** Every case passed (or was skipped for a stated reason), and at least one ran. */
+function expectPassed(run: RunResult, spec: string) {
+  const failures = run.results
+    .filter((r) => r.status === "fail")
+    .map((r) => `✗ ${r.name}\n${r.error ?? ""}`)
+    .join("\n\n");
+  expect(failures, `${spec} in Neovim ${run.nvim}`).toBe("");
+  expect(run.done).toBe(true);
+  if (!filter) {
+    expect(
+      run.results.filter((r) => r.status === "pass").length,
+      `${spec}: cases that passed`,
+    ).toBeGreaterThan(0);
+  }
+}
+
+describe.each(VERSIONS)("%s", (version) => {
+  it(
+    "is the Neovim it claims to be",
+    async () => {
+      const run = await runSpec(version, "test/spec/version_spec.lua");
+      expectPassed(run, "version_spec");
+      expect(run.nvim.startsWith(version.replace("nvim-", ""))).toBe(true);
+    },
+    RUN_TIMEOUT_MS + 5_000,
+  );
+
+  it.each(unitSpecs.filter((spec) => !spec.endsWith("version_spec.lua")))(
+    "unit: %s",
+    async (spec) => {
+      expectPassed(await runSpec(version, spec), spec);
+    },
+    RUN_TIMEOUT_MS + 5_000,
+  );
+
+  it.each(e2eSpecs)(
+    "e2e: %s",
+    async (spec) => {
+      if (!existsSync(serverJs)) {
+        throw new Error(
+          `${serverJs} is missing: build the server first (\`npx pnpm@10 build\`; \`pnpm test\` does).`,
+        );
+      }
+      expectPassed(await runSpec(version, spec), spec);
+    },
+    RUN_TIMEOUT_MS + 5_000,
+  );
+});

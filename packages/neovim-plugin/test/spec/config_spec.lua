@@ -1,0 +1,80 @@
+local h = require("helpers")
+local config = require("infill.config")
+
+describe("config", function()
+  it("works with no options", function()
+    local opts, problems = config.setup()
+    h.eq({}, problems)
+    h.eq(config.defaults, opts)
+    h.eq("<M-l>", opts.keymaps.accept)
+    h.eq(true, opts.auto_trigger)
+    h.eq(20, opts.debounce)
+    h.eq(false, opts.use_native)
+    h.eq("InfillSuggestion", opts.highlight)
+    h.eq(false, opts.filetypes.gitcommit)
+    h.eq(true, opts.filetypes["*"])
+  end)
+
+  it("merges tables key by key and replaces lists", function()
+    local opts = config.setup({
+      keymaps = { accept = "<C-l>", dismiss = false },
+      filetypes = { markdown = false },
+      root_markers = { "package.json" },
+      cmd = { "infill-lsp", "--stdio" },
+      settings = { provider = "sim", languages = { lua = false } },
+    })
+    h.eq("<C-l>", opts.keymaps.accept)
+    h.eq(false, opts.keymaps.dismiss)
+    h.eq("<M-]>", opts.keymaps.next)
+    h.eq(false, opts.filetypes.markdown)
+    h.eq(false, opts.filetypes.help)
+    h.eq({ "package.json" }, opts.root_markers)
+    h.eq({ "infill-lsp", "--stdio" }, opts.cmd)
+    h.eq({ provider = "sim", languages = { lua = false } }, opts.settings)
+    h.eq(config.options, opts)
+  end)
+
+  it("keymaps = false turns them all off", function()
+    h.eq(false, config.setup({ keymaps = false }).keymaps)
+  end)
+
+  it("reports wrong types and unknown keys, and keeps the defaults for them", function()
+    local opts, problems = config.setup({
+      debounce = "fast",
+      auto_trigger = 1,
+      keymaps = { accept = 1, bogus = "x" },
+      filetypes = { lua = "yes" },
+      cmd = {},
+      colour = "red",
+    })
+    h.eq({
+      'filetypes["lua"] must be a boolean or a function',
+      'keymap "accept" must be a string or false',
+      'option "auto_trigger" must be a boolean, got number',
+      'option "cmd" must be a non-empty list of strings',
+      'option "debounce" must be a number, got string',
+      'unknown keymap "bogus"',
+      'unknown option "colour"',
+    }, problems)
+    h.eq(20, opts.debounce)
+    h.eq(true, opts.auto_trigger)
+    h.eq(nil, opts.colour)
+    h.eq(nil, opts.cmd, "an empty cmd falls back to finding the server")
+  end)
+
+  it("refuses a non-table", function()
+    h.ok(not pcall(config.setup, "nope"))
+  end)
+
+  it("use_native needs vim.lsp.inline_completion", function()
+    local opts, problems = config.setup({ use_native = true })
+    if vim.lsp.inline_completion then
+      h.eq({}, problems)
+      h.eq(true, opts.use_native)
+    else
+      h.eq(1, #problems)
+      h.contains(problems[1], "0.12")
+      h.eq(false, opts.use_native)
+    end
+  end)
+end)

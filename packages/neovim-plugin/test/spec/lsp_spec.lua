@@ -1,0 +1,182 @@
+local h = require("helpers")
+local config = require("infill.config")
+local lsp = require("infill.lsp")
+
+local function executable(dir, name, body)
+  vim.fn.mkdir(dir, "p")
+  local path = dir .. "/" .. name
+  vim.fn.writefile({ "#!/bin/sh", body }, path)
+  vim.fn.setfperm(path, "rwxr-xr-x")
+  return path
+end
+
+describe("lsp", function()
+  local saved_path = vim.env.PATH
+  local saved_monorepo = lsp.monorepo_server
+  before_each(function()
+    config.setup()
+    lsp.state.notified = {}
+    lsp.state.last_error = nil
+  end)
+  after_each(function()
+    vim.env.PATH = saved_path
+    lsp.monorepo_server = saved_monorepo
+  end)
+
+  describe("resolve_cmd", function()
+    it("uses opts.cmd as given, list or function", function()
+      h.eq(
+        { cmd = { "my-lsp", "--stdio" }, source = "option" },
+        lsp.resolve_cmd({ cmd = { "my-lsp", "--stdio" } })
+      )
+      h.eq(
+        { cmd = { "x" }, source = "option" },
+        lsp.resolve_cmd({
+          cmd = function()
+            return { "x" }
+          end,
+        })
+      )
+      local bad = lsp.resolve_cmd({
+        cmd = function()
+          return nil
+        end,
+      })
+      h.eq("none", bad.source)
+    end)
+
+    it("prefers infill-lsp on PATH", function()
+      local dir = vim.fn.tempname()
+      local exe = executable(dir, "infill-lsp", "echo 1.2.3")
+      vim.env.PATH = dir .. ":" .. saved_path
+      h.eq({ cmd = { exe, "--stdio" }, source = "PATH" }, lsp.resolve_cmd(config.options))
+    end)
+
+    it("falls back to the server built in this monorepo, run by node", function()
+      h.eq(vim.fs.normalize(lsp.plugin_root() .. "/../lsp-server/dist/infill-lsp.js"), lsp.monorepo_server())
+      h.ok(
+        vim.endswith(lsp.monorepo_server(), "packages/lsp-server/dist/infill-lsp.js"),
+        lsp.monorepo_server()
+      )
+      local script = vim.fn.tempname() .. ".js"
+      vim.fn.writefile({ "" }, script)
+      lsp.monorepo_server = function()
+        return script
+      end
+      local resolved = lsp.resolve_cmd(config.options)
+      h.eq("monorepo", resolved.source)
+      h.eq({ vim.fn.exepath("node"), "--max-semi-space-size=1", script, "--stdio" }, resolved.cmd)
+    end)
+
+    it("says how to fix it when there is no server", function()
+      lsp.monorepo_server = function()
+        return "/nonexistent/infill-lsp.js"
+      end
+      local resolved = lsp.resolve_cmd(config.options)
+      h.eq("none", resolved.source)
+      h.contains(resolved.error, "pnpm build")
+      h.contains(resolved.error, "cmd")
+    end)
+  end)
+
+  describe("should_serve", function()
+    local function buf(ft, buftype)
+      local b = vim.api.nvim_create_buf(true, false)
+      vim.bo[b].buftype = buftype or ""
+      vim.bo[b].filetype = ft
+      return b
+    end
+
+    it("serves normal buffers of any filetype by default, not commit messages or help", function()
+      h.eq(true, lsp.should_serve(buf("lua")))
+      h.eq(true, lsp.should_serve(buf("typescript")))
+      h.eq(false, lsp.should_serve(buf("gitcommit")))
+      h.eq(false, lsp.should_serve(buf("help")))
+      h.eq(false, lsp.should_serve(buf("lua", "nofile")))
+      h.eq(false, lsp.should_serve(buf("lua", "prompt")))
+      h.eq(true, lsp.should_serve(buf("lua", "acwrite")))
+      h.eq(false, lsp.should_serve(buf("")), "no filetype")
+    end)
+
+    it("follows the filetypes option: booleans, functions, '*' and compound filetypes", function()
+      config.setup({
+        filetypes = {
+          ["*"] = false,
+          python = true,
+          javascript = true,
+          markdown = function(b)
+            return vim.b[b].ok == true
+          end,
+        },
+      })
+      h.eq(false, lsp.should_serve(buf("lua")))
+      h.eq(true, lsp.should_serve(buf("python")))
+      h.eq(true, lsp.should_serve(buf("javascript.jsx")))
+      local md = buf("markdown")
+      h.eq(false, lsp.should_serve(md))
+      vim.b[md].ok = true
+      h.eq(true, lsp.should_serve(md))
+    end)
+  end)
+
+  describe("messages", function()
+    local show = function(type, message)
+      lsp
+        .client_config({ "x" }).handlers
+        ["window/showMessage"](nil, { type = type, message = message }, { client_id = 1 })
+    end
+
+    it("reach vim.notify once per session, and the last error is kept", function()
+      local calls = h.capture_notify()
+      show(2, "infill: DEEPSEEK_API_KEY is not set")
+      show(2, "infill: DEEPSEEK_API_KEY is not set")
+      show(2, "infill: DEEPSEEK_API_KEY is not set")
+      h.eq({ { msg = "infill: DEEPSEEK_API_KEY is not set", level = vim.log.levels.WARN } }, calls)
+      show(1, "infill: the API rejected the key (401)")
+      h.eq(2, #calls)
+      h.eq(vim.log.levels.ERROR, calls[2].level)
+      h.eq("infill: the API rejected the key (401)", lsp.state.last_error.message)
+      show(4, "debug chatter")
+      h.eq(2, #calls, "log-level messages are not notified")
+      h.contains(table.concat(lsp.state.log, "\n"), "debug chatter")
+    end)
+
+    it("notify = false keeps them out of vim.notify", function()
+      config.setup({ notify = false })
+      local calls = h.capture_notify()
+      show(1, "infill: quiet please")
+      h.eq({}, calls)
+      h.eq("infill: quiet please", lsp.state.last_error.message)
+    end)
+  end)
+
+  describe("settings", function()
+    it("answers workspace/configuration for the infill section, with the on/off switch folded in", function()
+      config.setup({ settings = { provider = "sim", debounceMs = 50 } })
+      local handler = lsp.client_config({ "x" }).handlers["workspace/configuration"]
+      lsp.state.enabled = true
+      h.eq(
+        { { provider = "sim", debounceMs = 50, enable = true }, vim.NIL },
+        handler(nil, { items = { { section = "infill" }, { section = "other" } } }, { client_id = 1 })
+      )
+      lsp.state.enabled = false
+      h.eq(false, handler(nil, { items = { { section = "infill" } } }, { client_id = 1 })[1].enable)
+      lsp.state.enabled = true
+    end)
+
+    it("sends the same settings as initializationOptions", function()
+      config.setup({ settings = { lineMode = "single-line" } })
+      local cfg = lsp.client_config({ "infill-lsp", "--stdio" })
+      h.eq({ lineMode = "single-line", enable = true }, cfg.init_options)
+      h.eq({ infill = { lineMode = "single-line", enable = true } }, cfg.settings)
+      h.eq("infill", cfg.name)
+    end)
+
+    it("passes extra environment as cmd_env", function()
+      config.setup({ env = { INFILL_MODEL = "deepseek-v4-pro" } })
+      h.eq({ INFILL_MODEL = "deepseek-v4-pro" }, lsp.client_config({ "x" }).cmd_env)
+      config.setup()
+      h.eq(nil, lsp.client_config({ "x" }).cmd_env)
+    end)
+  end)
+end)
