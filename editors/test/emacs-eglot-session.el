@@ -1,0 +1,127 @@
+;;; emacs-eglot-session.el --- Drive Eglot with the shipped infill.el  -*- lexical-binding: t; -*-
+
+;; Run by emacs.test.ts:  emacs --batch -Q -L editors/emacs -l editors/test/emacs-eglot-session.el
+;;
+;; Environment:
+;;   INFILL_TEST_FILE    the file to open (a .js file: js-mode exists without tree-sitter grammars)
+;;   INFILL_TEST_LINE    1-based line of the cursor
+;;   INFILL_TEST_COLUMN  0-based column of the cursor
+;;   INFILL_TEST_TYPE    text typed at the cursor before `completion-at-point'
+;;   INFILL_TEST_SCRATCH a scratch directory (byte-compilation output, fake programs)
+;;
+;; Prints one line "infill-test-result: JSON" on stdout and exits 0 when the session ran to its end (the
+;; assertions are the caller's), or prints "infill-test-error: MESSAGE" and exits 1.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'bytecomp)
+
+(defvar infill-eglot-companion)
+
+(defun infill-test--env (name)
+  "The environment variable NAME, which must be set."
+  (or (getenv name) (error "%s is not set" name)))
+
+(defun infill-test--strings (list)
+  "LIST as a JSON array of strings (non-strings printed)."
+  (vconcat (mapcar (lambda (x) (if (stringp x) x (format "%S" x))) list)))
+
+(defun infill-test--byte-compile (scratch)
+  "Byte-compile a copy of the shipped infill.el in SCRATCH, warnings as errors.
+Returns nil when it compiles clean, else the compile log."
+  (let* ((source (locate-library "infill.el"))
+         (copy (expand-file-name "infill.el" scratch))
+         (byte-compile-error-on-warn t))
+    (copy-file source copy t)
+    (if (byte-compile-file copy)
+        nil
+      (with-current-buffer (get-buffer-create byte-compile-log-buffer)
+        (or (buffer-string) "byte-compile-file failed")))))
+
+(defun infill-test--fake-program (dir name)
+  "Create an executable NAME in DIR that does nothing."
+  (let ((file (expand-file-name name dir)))
+    (with-temp-file file (insert "#!/bin/sh\nexit 0\n"))
+    (set-file-modes file #o755)))
+
+(defun infill-test--contacts (scratch)
+  "The contacts `infill-eglot-contact' builds in a js-mode buffer, per situation.
+Fake `typescript-language-server' and `rass' programs stand for installed ones."
+  (let* ((with-both (expand-file-name "bin-both" scratch))
+         (with-usual (expand-file-name "bin-usual" scratch)))
+    (make-directory with-both t)
+    (make-directory with-usual t)
+    (infill-test--fake-program with-both "typescript-language-server")
+    (infill-test--fake-program with-both "rass")
+    (infill-test--fake-program with-usual "typescript-language-server")
+    (with-temp-buffer
+      (js-mode)
+      (cl-flet ((contact (path companion)
+                  (let ((exec-path (cons path exec-path))
+                        (infill-eglot-companion companion))
+                    (condition-case err
+                        (infill-test--strings (infill-eglot-contact nil nil))
+                      (user-error (concat "user-error: " (error-message-string err)))))))
+        (list :usualAndRass (contact with-both 'usual)
+              :usualWithoutRass (contact with-usual 'usual)
+              :companionOff (contact with-both nil)
+              :companionGiven (contact with-both '((js-mode "biome" "lsp-proxy"))))))))
+
+(defun infill-test--run ()
+  "The session; returns the result plist."
+  (let* ((file (infill-test--env "INFILL_TEST_FILE"))
+         (line (string-to-number (infill-test--env "INFILL_TEST_LINE")))
+         (column (string-to-number (infill-test--env "INFILL_TEST_COLUMN")))
+         (typed (infill-test--env "INFILL_TEST_TYPE"))
+         (scratch (infill-test--env "INFILL_TEST_SCRATCH"))
+         (compile-log (infill-test--byte-compile scratch))
+         (_ (require 'infill))
+         (_ (require 'js))
+         (_ (require 'eglot))
+         (contacts (infill-test--contacts scratch))
+         (eglot-sync-connect t)
+         (eglot-connect-timeout 30)
+         result)
+    (setq infill-settings '(:maxTokens 64 :lineMode "auto"))
+    (setq-default eglot-workspace-configuration '(:infill (:debounceMs 0)))
+    (infill-eglot-setup)
+    (find-file file)
+    ;; The usual JavaScript server is not installed here: infill-lsp runs alone (a fake one would be started).
+    (call-interactively #'eglot)
+    (let ((server (eglot-current-server)))
+      (unless server (error "Eglot did not connect"))
+      (goto-char (point-min))
+      (forward-line (1- line))
+      (move-to-column column)
+      (insert typed)
+      (completion-at-point)
+      (setq result
+            (list :compileLog (or compile-log :null)
+                  :entries (vconcat
+                            (mapcar (lambda (entry) (infill-test--strings (mapcar #'car (car entry))))
+                                    (seq-filter (lambda (entry) (eq (cdr entry) #'infill-eglot-contact))
+                                                eglot-server-programs)))
+                  :firstIsInfill (if (eq (cdar eglot-server-programs) #'infill-eglot-contact) t :false)
+                  :contacts contacts
+                  :majorMode (symbol-name major-mode)
+                  :managed (if (eglot-managed-p) t :false)
+                  :serverName (or (plist-get (eglot--server-info server) :name) :null)
+                  :capf (if (memq #'eglot-completion-at-point completion-at-point-functions) t :false)
+                  :line (buffer-substring-no-properties (line-beginning-position) (line-end-position))
+                  :point (- (point) (line-beginning-position))
+                  :events (with-current-buffer (jsonrpc-events-buffer server)
+                            (buffer-substring-no-properties (point-min) (point-max)))))
+      (save-buffer)
+      (eglot-shutdown server))
+    result))
+
+(condition-case err
+    (let ((result (infill-test--run)))
+      (princ (format "infill-test-result: %s\n" (json-serialize result)))
+      (kill-emacs 0))
+  (error
+   (princ (format "infill-test-error: %s\n" (error-message-string err)))
+   (kill-emacs 1)))
+
+;;; emacs-eglot-session.el ends here

@@ -1,0 +1,151 @@
+import { execFile } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Sim, startSim } from "@infill/sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askedAt, fixture } from "./fixture.js";
+import {
+  createSandbox,
+  EDITORS,
+  PROVISION_TIMEOUT_MS,
+  provisionEditors,
+  requireBuiltServer,
+  type Sandbox,
+} from "./sandbox.js";
+
+const run = promisify(execFile);
+
+// js-mode: Emacs has no TypeScript mode without tree-sitter grammars. The sim continues `const beta = comp` with
+// the rest of the `alpha` line.
+const SAMPLE = fixture(`function compute(n, side) {
+  return side + ":" + n;
+}
+
+const alpha = compute(41, "left");
+const beta = co│
+
+module.exports = { alpha, beta };
+`);
+const TYPED = "mp";
+const SUGGESTION = `compute(41, "left");`;
+
+/** What emacs-eglot-session.el reports. */
+interface Session {
+  compileLog: string | null;
+  entries: string[][];
+  firstIsInfill: boolean;
+  contacts: Record<
+    "usualAndRass" | "usualWithoutRass" | "companionOff" | "companionGiven",
+    string[] | string
+  >;
+  majorMode: string;
+  managed: boolean;
+  serverName: string | null;
+  capf: boolean;
+  line: string;
+  point: number;
+  events: string;
+}
+
+describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
+  let sim: Sim;
+  let sandbox: Sandbox;
+  let file: string;
+  let session: Session;
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    const bin = await provisionEditors("emacs");
+    sim = await startSim();
+    sandbox = await createSandbox("emacs", sim.url);
+    file = join(sandbox.project, "sample.js");
+    await writeFile(file, SAMPLE.text);
+    const scratch = join(sandbox.dir, "scratch");
+    await mkdir(scratch);
+    const args = [
+      "--batch",
+      "-Q",
+      "-L",
+      join(EDITORS, "emacs"),
+      "-l",
+      join(EDITORS, "test/emacs-eglot-session.el"),
+    ];
+    const env = {
+      ...sandbox.env,
+      INFILL_TEST_FILE: file,
+      INFILL_TEST_LINE: `${SAMPLE.line}`,
+      INFILL_TEST_COLUMN: `${SAMPLE.column}`,
+      INFILL_TEST_TYPE: TYPED,
+      INFILL_TEST_SCRATCH: scratch,
+    };
+    const result = await run(join(bin, "emacs"), args, { env, cwd: sandbox.project, timeout: 60_000 }).catch(
+      (error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`emacs failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+      },
+    );
+    const line = result.stdout.split("\n").find((l) => l.startsWith("infill-test-result: "));
+    if (!line) throw new Error(`emacs printed no result:\n${result.stdout}\n${result.stderr}`);
+    session = JSON.parse(line.slice("infill-test-result: ".length)) as Session;
+  }, PROVISION_TIMEOUT_MS + 70_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("byte-compiles without a warning (lsp-mode not installed)", () => {
+    expect(session.compileLog).toBeNull();
+  });
+
+  it("puts infill in front of eglot-server-programs, grouping modes as Eglot's own entries do", () => {
+    expect(session.firstIsInfill).toBe(true);
+    const groupOf = (mode: string) => session.entries.find((modes) => modes.includes(mode));
+    expect(groupOf("js-mode")).toEqual(
+      expect.arrayContaining(["js-ts-mode", "typescript-ts-mode", "tsx-ts-mode"]),
+    );
+    expect(groupOf("c-mode")).toEqual(expect.arrayContaining(["c++-mode", "c-ts-mode", "c++-ts-mode"]));
+    for (const mode of ["python-mode", "rust-ts-mode", "go-ts-mode", "lua-ts-mode"]) {
+      expect(groupOf(mode), mode).toBeDefined();
+      expect(groupOf(mode), mode).not.toContain("js-mode");
+    }
+  });
+
+  it("runs infill next to the usual server through rass, or alone", () => {
+    const infill = ["infill-lsp", "--stdio", ":initializationOptions", "infill-initialization-options"];
+    expect(session.contacts.usualAndRass).toEqual([
+      "rass",
+      "--",
+      "typescript-language-server",
+      "--stdio",
+      "--",
+      ...infill,
+    ]);
+    expect(session.contacts.companionGiven).toEqual(["rass", "--", "biome", "lsp-proxy", "--", ...infill]);
+    expect(session.contacts.companionOff).toEqual(infill);
+    // Never silently instead of an installed usual server.
+    expect(session.contacts.usualWithoutRass).toMatch(/^user-error: .*needs rass/);
+  });
+
+  it("connects to infill-lsp with the buffer's language id, infill-settings and the workspace configuration", () => {
+    expect(session.majorMode).toBe("js-mode");
+    expect(session.managed).toBe(true);
+    expect(session.serverName).toBe("infill-lsp");
+    expect(session.capf).toBe(true);
+    expect(session.events).toContain(`"initializationOptions":{"infill":{"maxTokens":64,"lineMode":"auto"}}`);
+    expect(session.events).toMatch(/textDocument\/didOpen .*"languageId":"javascript"/);
+    // The `infill` section of eglot-workspace-configuration, as the server pulls it.
+    expect(session.events).toMatch(/--> workspace\/configuration\[\d+\] .*"result":\[\{"debounceMs":0\}\]/);
+    // The server refuses unknown or invalid settings with a message: there must be none.
+    expect(session.events).not.toContain("window/showMessage");
+  });
+
+  it("completes at point with the suggestion from @infill/sim, and saves it", async () => {
+    expect(askedAt(sim, `const beta = co${TYPED}`, SAMPLE.after)).toBe(true);
+    expect(session.line, `the Eglot events were:\n${session.events}`).toBe(`const beta = ${SUGGESTION}`);
+    expect(session.point).toBe(session.line.length);
+    const expected = SAMPLE.text.replace("const beta = co\n", `const beta = ${SUGGESTION}\n`);
+    expect(expected).not.toBe(SAMPLE.text);
+    expect(await readFile(file, "utf8")).toBe(expected);
+  });
+});

@@ -1,0 +1,42 @@
+import type { Sim } from "@infill/sim";
+
+/** The cursor marker in fixtures. */
+export const CURSOR = "│";
+
+/** A fixture split at its cursor marker. */
+export interface Fixture {
+  /** The text without the marker. */
+  text: string;
+  /** 1-based line of the cursor. */
+  line: number;
+  /** 0-based column of the cursor (UTF-16 units; the fixtures are ASCII). */
+  column: number;
+  /** The text before the cursor. */
+  before: string;
+  /** The text after the cursor. */
+  after: string;
+}
+
+/** Split a fixture at its one cursor marker. */
+export function fixture(source: string): Fixture {
+  const at = source.indexOf(CURSOR);
+  if (at === -1 || source.indexOf(CURSOR, at + 1) !== -1)
+    throw new Error("a fixture needs one cursor marker");
+  const before = source.slice(0, at);
+  const after = source.slice(at + CURSOR.length);
+  const lines = before.split("\n");
+  return { text: before + after, line: lines.length, column: lines.at(-1)!.length, before, after };
+}
+
+/** Whether the sim got a request for this cursor: a prompt ending with `before`, a suffix starting with `after`. */
+export function askedAt(sim: Sim, before: string, after: string): boolean {
+  return sim.requests.some((request) => {
+    const body = request.body as { prompt?: unknown; suffix?: unknown } | undefined;
+    return (
+      typeof body?.prompt === "string" &&
+      body.prompt.endsWith(before) &&
+      typeof body.suffix === "string" &&
+      body.suffix.startsWith(after)
+    );
+  });
+}

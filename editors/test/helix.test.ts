@@ -1,0 +1,165 @@
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify, stripVTControlCharacters } from "node:util";
+import { type Sim, startSim } from "@infill/sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askedAt, fixture } from "./fixture.js";
+import { waitUntil } from "./poll.js";
+import {
+  createSandbox,
+  EDITORS,
+  PROVISION_TIMEOUT_MS,
+  provisionEditors,
+  requireBuiltServer,
+  type Sandbox,
+} from "./sandbox.js";
+import { Tmux } from "./tmux.js";
+
+const run = promisify(execFile);
+
+const SHIPPED = join(EDITORS, "helix/languages.toml");
+
+/** The languages the issue asks for, by Helix language name. */
+const REQUIRED_LANGUAGES = ["typescript", "javascript", "python", "rust", "go", "lua", "c", "cpp"];
+
+// The sim copies what followed the nearest earlier occurrence of the text before the cursor: after
+// `const beta = comp` that is the rest of the `alpha` line, which Helix's word completion cannot produce.
+const SAMPLE = fixture(`export function compute(n: number, side: string): string {
+  return \`\${side}:\${n}\`;
+}
+
+const alpha = compute(41, "left");
+const beta = co│
+
+export const pair = [alpha, beta];
+`);
+const TYPED = "mp";
+const SUGGESTION = `compute(41, "left");`;
+/** A row of the completion menu: the label, then the item kind Helix prints for `CompletionItemKind.Text`. */
+const MENU_ROW = /compute\(41, "left"\);\s+text\b/;
+
+const withoutAnsi = stripVTControlCharacters;
+
+/** Helix's status line: the row that starts with the mode. */
+const statusLine = (screen: string) => screen.split("\n").find((row) => /^ (NOR|INS|SEL) /.test(row)) ?? "";
+const mode = (screen: string) => statusLine(screen).slice(1, 4);
+
+/** The language servers `hx --health <language>` lists, in order. */
+async function healthServers(hx: string, env: NodeJS.ProcessEnv, language: string): Promise<string[]> {
+  const { stdout } = await run(hx, ["--health", language], { env, timeout: 20_000 });
+  const lines = withoutAnsi(stdout).split("\n");
+  const start = lines.findIndex((line) => line.startsWith("Configured language servers:"));
+  if (start === -1) throw new Error(`hx --health ${language} lists no language servers:\n${stdout}`);
+  const servers: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const match = /^\s+[✓✘]\s+([^:]+):/.exec(line);
+    if (!match) break;
+    servers.push(match[1]!);
+  }
+  return servers;
+}
+
+describe("Helix 25.07 with the shipped languages.toml", () => {
+  let bin: string;
+  let sim: Sim;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    bin = await provisionEditors("helix", "tmux");
+    sim = await startSim();
+    sandbox = await createSandbox("helix", sim.url);
+    await mkdir(join(sandbox.config, "helix"), { recursive: true });
+    await copyFile(SHIPPED, join(sandbox.config, "helix/languages.toml"));
+  }, PROVISION_TIMEOUT_MS + 10_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("adds infill after each language's usual servers, which stay as Helix ships them", async () => {
+    const shipped = await readFile(SHIPPED, "utf8");
+    const languages = [...shipped.matchAll(/^\[\[language\]\]\r?\nname = "([^"]+)"/gm)].map((m) => m[1]!);
+    expect(languages).toEqual(expect.arrayContaining(REQUIRED_LANGUAGES));
+
+    const hx = join(bin, "hx");
+    // The same sandbox without the shipped file: Helix's built-in configuration.
+    const builtIn = { ...sandbox.env, XDG_CONFIG_HOME: join(sandbox.dir, "no-config") };
+    for (const language of languages) {
+      const usual = await healthServers(hx, builtIn, language);
+      expect(usual, `Helix's own servers for ${language}`).not.toContain("infill");
+      expect(await healthServers(hx, sandbox.env, language), language).toEqual([...usual, "infill"]);
+    }
+    const { stdout } = await run(hx, ["--health", "typescript"], { env: sandbox.env });
+    expect(withoutAnsi(stdout)).toContain(`✓ infill: ${join(sandbox.dir, "bin/infill-lsp")}`);
+  });
+
+  it("offers the completion from @infill/sim in the menu, and once accepted it is in the saved file", async () => {
+    const file = join(sandbox.project, "sample.ts");
+    await writeFile(file, SAMPLE.text);
+    const log = join(sandbox.cache, "helix/helix.log");
+    const readLog = () => readFile(log, "utf8").catch(() => "");
+    const logTail = async () =>
+      `helix.log, last lines:\n${(await readLog()).split("\n").slice(-25).join("\n")}`;
+    const hx = await Tmux.start({
+      bin,
+      socket: "infill-helix",
+      env: sandbox.env,
+      cwd: sandbox.project,
+      command: [join(bin, "hx"), "-v", "sample.ts"],
+    });
+    try {
+      await hx.waitFor("the file in normal mode", (s) => s.includes("const beta = co") && mode(s) === "NOR", {
+        context: logTail,
+      });
+      // Helix sends didOpen to a server once it has initialized it; a completion before that would not ask infill.
+      await waitUntil(
+        "infill-lsp to get the document",
+        async () => (/infill -> .*"method":"textDocument\/didOpen"/.test(await readLog()) ? true : undefined),
+        { describe: logTail },
+      );
+
+      // Go to the cursor's line and append at its end.
+      await hx.type(`${SAMPLE.line}ggA`);
+      const at = `${SAMPLE.line}:${SAMPLE.column + 1}`;
+      await hx.waitFor(`insert mode at ${at}`, (s) => mode(s) === "INS" && statusLine(s).includes(` ${at}`));
+      // Typing word characters triggers completion (completion-trigger-len 2, after completion-timeout 250 ms).
+      await hx.type(TYPED);
+      await hx.waitFor("the infill item in the completion menu", (s) => MENU_ROW.test(s), {
+        context: logTail,
+      });
+      expect(askedAt(sim, `const beta = co${TYPED}`, SAMPLE.after)).toBe(true);
+
+      // Select the item (Tab), accept it (Enter), back to normal mode, write.
+      await hx.keys("Tab");
+      await hx.waitFor("the item applied", (s) => s.includes(`const beta = ${SUGGESTION}`));
+      await hx.keys("Enter");
+      await hx.waitFor(
+        "the menu closed",
+        (s) => !MENU_ROW.test(s) && s.includes(`const beta = ${SUGGESTION}`),
+      );
+      // Sent separately: Escape directly followed by ':' would read as Alt-:.
+      await hx.keys("Escape");
+      await hx.waitFor("normal mode", (s) => mode(s) === "NOR");
+      await hx.type(":w");
+      await hx.keys("Enter");
+
+      const expected = SAMPLE.text.replace("const beta = co\n", `const beta = ${SUGGESTION}\n`);
+      expect(expected).not.toBe(SAMPLE.text);
+      let saved = "";
+      await waitUntil(
+        "the file to be written",
+        async () => {
+          saved = await readFile(file, "utf8");
+          return saved === expected ? true : undefined;
+        },
+        { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
+      );
+      expect(saved).toBe(expected);
+    } finally {
+      await hx.kill();
+    }
+  });
+});
