@@ -9,7 +9,7 @@ import {
   createMessageConnection,
   StreamMessageReader,
   StreamMessageWriter,
-} from "vscode-languageserver-protocol/node.js";
+} from "vscode-languageserver-protocol/node";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const tty = process.stdout.isTTY;
@@ -119,7 +119,7 @@ function show(position, item) {
   for (const [k, l] of shown.entries())
     console.log(`${dim(`${String(position.line + 1 + k).padStart(4)} │ `)}${l}`);
   if (lines[position.line + 1] !== undefined)
-    console.log(dim(`${String(position.line + 2).padStart(4)} │ `) + lines[position.line + 1]);
+    console.log(dim(`${String(position.line + 1 + shown.length).padStart(4)} │ `) + lines[position.line + 1]);
 }
 
 for (const marker of MARKERS) {
