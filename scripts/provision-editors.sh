@@ -2,7 +2,7 @@
 # Provision real editors for the end-to-end tests into a per-machine cache.
 #
 #   scripts/provision-editors.sh [--print-bin] [--force] [TARGET...]
-#   TARGET: nvim-0.10 | nvim-0.12 | helix | emacs | tmux | all   (default: all)
+#   TARGET: nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | all   (default: all)
 #
 # Editors come from Debian's archive (the mirror the machine's own apt uses):
 #   nvim-0.10  neovim 0.10.x  from trixie              -> <cache>/bin/nvim-0.10
@@ -10,6 +10,10 @@
 #   helix      hx 25.07.x     from sid (or experimental) -> <cache>/bin/hx
 #   emacs      emacs-nox 30.x from bookworm-backports  -> <cache>/bin/emacs
 #   tmux       tmux           from bookworm            -> <cache>/bin/tmux
+#   luacheck   luacheck 1.1.x from bookworm (lua-check, run by its own lua5.1)
+#                                                      -> <cache>/bin/luacheck
+# `all` is the editors only; luacheck (the Neovim plugin's linter, not needed
+# by any test) is provisioned only when asked for by name.
 #
 # Nothing is installed into the system: apt runs against private state under
 # <cache>/.apt (own sources.list, lists, status file, no system apt.conf.d), each
@@ -50,9 +54,11 @@ usage() {
 Usage: scripts/provision-editors.sh [--print-bin] [--force] [TARGET...]
 
 Provision editors for end-to-end tests into a private, cached location and
-write wrapper scripts to <cache>/bin: nvim-0.10, nvim-0.12, hx, emacs, tmux.
+write wrapper scripts to <cache>/bin: nvim-0.10, nvim-0.12, hx, emacs, tmux
+(and luacheck, the Lua linter, when asked for by name).
 
-  TARGET       nvim-0.10 | nvim-0.12 | helix | emacs | tmux | all (default: all)
+  TARGET       nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | all
+               (default: all = every editor; luacheck is not part of it)
   --print-bin  on success, print the wrapper directory (<cache>/bin) on stdout
   --force      rebuild the requested targets even if they are cached
 
@@ -135,11 +141,11 @@ for arg in "$@"; do
 		exit 0
 		;;
 	all) targets+=("${ALL_TARGETS[@]}") ;;
-	nvim-0.10 | nvim-0.12 | helix | emacs | tmux) targets+=("$arg") ;;
+	nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck) targets+=("$arg") ;;
 	hx) targets+=(helix) ;;
 	*)
 		REPORTED=1
-		printf '%s: unknown argument %q (expected --print-bin, --force, nvim-0.10, nvim-0.12, helix, emacs, tmux or all)\n' "$PROG" "$arg" >&4
+		printf '%s: unknown argument %q (expected --print-bin, --force, nvim-0.10, nvim-0.12, helix, emacs, tmux, luacheck or all)\n' "$PROG" "$arg" >&4
 		exit 2
 		;;
 	esac
@@ -172,6 +178,10 @@ spec() {
 		S_STUBS='dpkg perl perl-base install-info init-system-helpers usrmerge binutils libgcc-12-dev libc6-dev emacs-el'
 		;;
 	tmux) S_CHAN=bookworm S_PKG=tmux S_BIN=tmux S_EXPECT='tmux ' ;;
+	luacheck)
+		S_CHAN=bookworm S_PKG=lua-check S_GLOB='1.1.*' S_BIN=luacheck S_EXPECT='Luacheck: 1.1'
+		S_STUBS='dpkg install-info' # readline-common's, for its info page
+		;;
 	patchelf) S_CHAN=bookworm S_PKG=patchelf ;;
 	*) die "internal error: no recipe for '$1'" ;;
 	esac
@@ -580,6 +590,30 @@ verify() {
 		VERIFY_TMUX=()
 		expect "tmux capture-pane" "pane-ok" "${out#"${out%%pane-ok*}"}"
 		;;
+	luacheck)
+		# PATH holds only uname (luacheck runs `uname -s` to find its global config
+		# dir), so nothing of a host Lua installation (luacheck, lua5.1) can stand
+		# in for a broken root; hostile LUA_* must be overridden by the wrapper.
+		local to rc=0
+		to=$(command -v timeout)
+		mkdir -p "$vhome/path"
+		ln -sfn "$(command -v uname)" "$vhome/path/uname"
+		venv+=(PATH="$vhome/path" LUA_PATH='/nonexistent/?.lua' LUA_CPATH='/nonexistent/?.so' LUA_INIT='error("LUA_INIT ran")')
+		out=$("${venv[@]}" "$to" 60 "$w" --version 2>&1)
+		echo "$out"
+		expect "luacheck --version" "$S_EXPECT" "$out"
+		[[ $out == *$'\nLua: '*'Lua 5.1'* && $out == *"LuaFileSystem: "[0-9]* && $out == *"Argparse: "[0-9]* ]] ||
+			die "$TARGET: verification failed: 'luacheck --version' does not see Lua 5.1, LuaFileSystem and argparse: ${out//$'\n'/; } [log: $LOGFILE]"
+		# Lint a directory (walked with LuaFileSystem): one clean file, one unused variable.
+		mkdir -p "$vhome/lint"
+		printf 'local M = {}\nfunction M.add(a, b)\n  return a + b\nend\nreturn M\n' >"$vhome/lint/clean.lua"
+		printf 'local unused = 1\nreturn {}\n' >"$vhome/lint/warn.lua"
+		out=$("${venv[@]}" "$to" 60 "$w" --no-config --no-color --codes lint 2>&1) || rc=$?
+		echo "$out"
+		echo "exit status $rc"
+		[[ $rc == 1 && $out == *"warn.lua:1:7: (W211) unused variable 'unused'"* && $out == *"1 warning / 0 errors in 2 files"* ]] ||
+			die "$TARGET: verification failed: linting a test directory gave exit $rc: ${out//$'\n'/; } [log: $LOGFILE]"
+		;;
 	esac
 	cd /
 }
@@ -634,6 +668,19 @@ exec \"\$root/usr/bin/emacs-nox\" \"\$@\""
 		relocate_elves usr/bin
 		desc="tmux $SEL_VERSION (Debian $S_CHAN)"
 		body='exec "$root/usr/bin/tmux" "$@"'
+		;;
+	luacheck)
+		[[ $ROOT != *[\;?]* ]] || die "$TARGET: the cache path must not contain ';' or '?' (it ends up in LUA_PATH): $CACHE"
+		relocate_elves usr/bin # lua5.1; luacheck itself is a Lua script
+		[[ -f $ROOT/usr/share/lua/5.1/luacheck/main.lua ]] || die "$TARGET: lua-check has no /usr/share/lua/5.1/luacheck/main.lua"
+		[[ -e $ROOT/usr/lib/$TRIPLET/lua/5.1/lfs.so ]] || die "$TARGET: lua-filesystem has no /usr/lib/$TRIPLET/lua/5.1/lfs.so"
+		desc="luacheck $SEL_VERSION (Debian lua-check, $S_CHAN), run by the unpacked lua5.1"
+		# Only the root's module directories (no ';;': lua5.1's compiled-in
+		# defaults are /usr/... and ./); LUA_INIT would run arbitrary code first.
+		body="unset LUA_INIT LUA_INIT_5_1 LUA_PATH_5_1 LUA_CPATH_5_1
+export LUA_PATH=\"\$root/usr/share/lua/5.1/?.lua;\$root/usr/share/lua/5.1/?/init.lua\"
+export LUA_CPATH=\"\$root/usr/lib/$TRIPLET/lua/5.1/?.so\"
+exec \"\$root/usr/bin/lua5.1\" \"\$root/usr/bin/luacheck\" \"\$@\""
 		;;
 	esac
 

@@ -1,27 +1,10 @@
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
-import { Session } from "./session.js";
+import { describe, expect, it } from "vitest";
+import { ADD_TS, type Session, sessions } from "./session.js";
 
-const ADD_TS = `function add(a: number, b: number): number {
-  return a + b;
-}
-
-function sub(a: number, b: number): number {
-  │
-}
-`;
 const KEY = "sk-wrong-key-0123456789abcdef";
 
-let session: Session | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-const start = async (options: Parameters<typeof Session.start>[0] = {}) => {
-  session = await Session.start(options);
-  return session;
-};
+const start = sessions();
 
 const shown = (s: Session) =>
   s.messages("window/showMessage").map((m) => (m.params as { message: string }).message);
@@ -152,8 +135,6 @@ describe("status", () => {
     const quiet = await start({ initializationOptions: { debounceMs: 0, logLevel: "off" } });
     await askRepeatedly(quiet, "file:///quiet.ts", 1);
     expect(quiet.messages("window/logMessage")).toEqual([]);
-    await quiet.close();
-    session = undefined;
     const loud = await start({ initializationOptions: { debounceMs: 0, logLevel: "debug" } });
     await askRepeatedly(loud, "file:///loud.ts", 1);
     await loud.until(() => loud.messages("window/logMessage").length > 0, "a log line");

@@ -1,25 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { CancellationTokenSource, Session } from "./session.js";
+import { describe, expect, it } from "vitest";
+import { ADD_TS, CancellationTokenSource, sessions } from "./session.js";
 
-const ADD_TS = `function add(a: number, b: number): number {
-  return a + b;
-}
-
-function sub(a: number, b: number): number {
-  │
-}
-`;
-
-let session: Session | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-const start = async (options: Parameters<typeof Session.start>[0] = {}) => {
-  session = await Session.start(options);
-  return session;
-};
+const start = sessions();
 
 describe("debounce and supersede", () => {
   it("sends one upstream request for a fast typing burst, answering the older requests empty at once", async () => {

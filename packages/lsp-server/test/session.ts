@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import { type Sim, type SimOptions, startSim } from "@infill/sim";
+import { afterEach } from "vitest";
 import {
   CancellationTokenSource,
   type ClientCapabilities,
@@ -13,6 +14,29 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { startServer } from "../src/connection.js";
+
+/** A TypeScript file with the cursor on the empty line of a function body; the sim suggests `return a + b;`. */
+export const ADD_TS = `function add(a: number, b: number): number {
+  return a + b;
+}
+
+function sub(a: number, b: number): number {
+  │
+}
+`;
+
+/** Sessions for a test file: returns `start(options)`, and closes every session a test started after it. */
+export function sessions(): (options?: SessionOptions) => Promise<Session> {
+  const started: Session[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((session) => session.close()));
+  });
+  return async (options = {}) => {
+    const session = await Session.start(options);
+    started.push(session);
+    return session;
+  };
+}
 
 /** The cursor marker in fixtures. */
 export const CURSOR = "│";
