@@ -1,10 +1,26 @@
 // Bundle the server so a cold start loads one module (no resolution of hundreds of files). What `initialize` does not
 // need (the HTTP client, zod, the simulator) is split into chunks that load on first use.
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+
+const leanUndici = fileURLToPath(new URL("./build/undici-lean.cjs", import.meta.url));
+
+/** Resolve `undici` to the lean entry (see build/undici-lean.cjs), except from that entry itself. */
+const leanUndiciPlugin = {
+  name: "lean-undici",
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer === leanUndici ? undefined : { path: leanUndici },
+    );
+  },
+};
 
 const outdir = "dist";
 const entry = `${outdir}/infill-lsp.js`;
+
+// Chunk names carry content hashes: start from an empty folder so no stale chunk ships.
+rmSync(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints: { "infill-lsp": "src/bin.ts" },
@@ -22,6 +38,7 @@ await build({
   banner: {
     js: "import{createRequire as __infillRequire}from'node:module';const require=__infillRequire(import.meta.url);",
   },
+  plugins: [leanUndiciPlugin],
   logLevel: "warning",
 });
 
