@@ -63,6 +63,16 @@ describe("inline completion", () => {
     expect(list.items[0]?.insertText).toBe("return a + b;");
   });
 
+  it("completes in a 10 MB buffer, sending only the window around the cursor", async () => {
+    const s = await start();
+    const line = "export const value = compute(alpha, beta, gamma); // an ordinary line of code\n";
+    const big = line.repeat(Math.ceil((10 * 1024 * 1024) / line.length));
+    const at = await s.open("file:///big.ts", `${big}${ADD_TS}`);
+    expect((await s.inline("file:///big.ts", at)).items[0]?.insertText).toBe("return a + b;");
+    const body = s.sim.requests[0]!.body as { prompt: string; suffix: string };
+    expect(body.prompt.length + body.suffix.length).toBeLessThan(4096 * 3.5 + 1);
+  });
+
   it("answers empty for a binary buffer without going upstream", async () => {
     const s = await start();
     await s.open("file:///bin.dat", "\0\0\x01ELF\0│\0\0", "plaintext");
