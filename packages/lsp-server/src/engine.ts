@@ -1,4 +1,4 @@
-import type { CompletionChunk, CompletionRequest, Usage } from "@infill/core";
+import type { CompletionChunk, CompletionRequest, CompletionResponse, Usage } from "@infill/core";
 import type { CancellationToken, Position } from "vscode-languageserver";
 import type { Documents, OpenDocument } from "./documents.js";
 import type { FailureNotice, UpstreamHealth } from "./health.js";
@@ -17,6 +17,7 @@ import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-t
 /** What the engine needs from the API client (`FimClient` fits). */
 export interface Upstream {
   stream(request: CompletionRequest, options: { signal: AbortSignal }): AsyncIterable<CompletionChunk>;
+  complete(request: CompletionRequest, options: { signal: AbortSignal }): Promise<CompletionResponse>;
 }
 
 /** Why a request got no suggestion. A value, not an exception: every LSP request gets an answer. */
@@ -273,16 +274,18 @@ export class CompletionEngine {
       suffix: window.suffix,
       mode: completionMode(anchor.linePrefix, anchor.lineRest, s.lineMode),
     };
+    // A block is streamed, so that it can be cut as soon as post-processing knows where it ends. One line is
+    // not: the server stops at the line break itself (and bills nothing past it), so a stream would only cost a
+    // wake-up per token.
     const request: CompletionRequest = {
       model: s.model,
       prompt: window.prompt,
       suffix: window.suffix,
       max_tokens: s.maxTokens,
       temperature: s.temperature,
-      stream: true,
-      stream_options: { include_usage: true },
-      // Mid-line nothing past the line break is used: let the server stop there and bill nothing more.
-      ...(ctx.mode === "single-line" ? { stop: ["\n"] } : {}),
+      ...(ctx.mode === "single-line"
+        ? { stop: ["\n"] }
+        : { stream: true, stream_options: { include_usage: true } }),
     };
     const controller = new AbortController();
     const inflight: Inflight = {
@@ -313,14 +316,22 @@ export class CompletionEngine {
     const { health, log, onFailure } = this.options;
     const done = this.options.onUpstream?.(uri);
     const t0 = performance.now();
+    const signal = inflight.controller.signal;
     try {
-      for await (const chunk of upstream.stream(request, { signal: inflight.controller.signal })) {
-        if (chunk.usage) inflight.usage = chunk.usage;
-        const text = chunk.choices[0]?.text;
-        if (!text) continue;
-        inflight.raw += text;
+      if (request.stream) {
+        for await (const chunk of upstream.stream(request, { signal })) {
+          if (chunk.usage) inflight.usage = chunk.usage;
+          const text = chunk.choices[0]?.text;
+          if (!text) continue;
+          inflight.raw += text;
+          for (const listener of inflight.listeners) listener();
+          if (isSettled(inflight.raw, ctx)) break;
+        }
+      } else {
+        const response = await upstream.complete(request, { signal });
+        inflight.usage = response.usage;
+        inflight.raw = response.choices[0]?.text ?? "";
         for (const listener of inflight.listeners) listener();
-        if (isSettled(inflight.raw, ctx)) break;
       }
       health.success();
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { CompletionChunk, CompletionRequest, FimClientOptions } from "@infill/core";
+import type { FimClientOptions } from "@infill/core";
 import type { Upstream } from "./engine.js";
 
 /** An upstream that may own resources to release. */
@@ -7,8 +7,8 @@ export interface ClosableUpstream extends Upstream {
 }
 
 // The HTTP client (undici, the response schemas) and the simulator are loaded on first use, not at start-up:
-// `initialize` is answered before they are evaluated, which keeps a cold start fast. esbuild keeps dynamic
-// imports inside the one bundled file and evaluates them lazily.
+// `initialize` is answered before they are evaluated, which keeps a cold start fast. esbuild splits them into
+// chunks that are only read when imported.
 const loadCore = () => import("@infill/core");
 
 /** Start loading the client now (e.g. right after `initialize`), so the first completion does not wait for it. */
@@ -16,41 +16,45 @@ export function preloadClient(): void {
   void loadCore();
 }
 
+/** An upstream whose client is created (and loaded) on first use. */
+function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Promise<void>): ClosableUpstream {
+  let client: Promise<Upstream> | undefined;
+  const ready = () => {
+    client ??= create();
+    return client;
+  };
+  return {
+    async *stream(request, options) {
+      yield* (await ready()).stream(request, options);
+    },
+    async complete(request, options) {
+      return (await ready()).complete(request, options);
+    },
+    async close() {
+      if (client) await close(await client);
+    },
+  };
+}
+
 /** DeepSeek (or any server that speaks `/beta/completions`) through `FimClient`. */
 export function apiUpstream(options: FimClientOptions): ClosableUpstream {
-  const client = loadCore().then(({ FimClient }) => new FimClient(options));
-  return {
-    async *stream(
-      request: CompletionRequest,
-      streamOptions: { signal: AbortSignal },
-    ): AsyncIterable<CompletionChunk> {
-      yield* (await client).stream(request, streamOptions);
-    },
-    async close() {},
-  };
+  return lazy(
+    async () => new (await loadCore()).FimClient(options),
+    async () => {},
+  );
 }
 
 /** An in-process `@infill/sim` on a loopback port, talked to through the same client: no key, no network. */
 export function simUpstream(timeoutMs: number): ClosableUpstream {
-  let started: Promise<{ close(): Promise<void>; client: Upstream }> | undefined;
-  const ready = () => {
-    started ??= Promise.all([import("@infill/sim"), loadCore()]).then(
-      async ([{ startSim }, { FimClient }]) => {
-        const sim = await startSim({ keepRequests: 0 });
-        return { close: () => sim.close(), client: new FimClient({ baseURL: sim.url, timeoutMs }) };
-      },
-    );
-    return started;
-  };
-  return {
-    async *stream(
-      request: CompletionRequest,
-      options: { signal: AbortSignal },
-    ): AsyncIterable<CompletionChunk> {
-      yield* (await ready()).client.stream(request, options);
+  const sims = new WeakMap<Upstream, { close(): Promise<void> }>();
+  return lazy(
+    async () => {
+      const [{ startSim }, { FimClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
+      const sim = await startSim({ keepRequests: 0 });
+      const client = new FimClient({ baseURL: sim.url, timeoutMs });
+      sims.set(client, sim);
+      return client;
     },
-    async close() {
-      if (started) await (await started).close();
-    },
-  };
+    async (client) => sims.get(client)?.close(),
+  );
 }

@@ -11,6 +11,9 @@ const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 function scripted(pieces: string[]) {
   const seen = { requests: [] as CompletionRequest[], produced: 0, aborted: false };
   const upstream: Upstream = {
+    complete() {
+      throw new Error("the engine streams blocks");
+    },
     async *stream(request, { signal }) {
       seen.requests.push(request);
       signal.addEventListener("abort", () => {

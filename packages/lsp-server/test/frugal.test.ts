@@ -108,7 +108,10 @@ describe("line policy", () => {
     const at = await s.open(uri, text);
     const list = await s.inline(uri, at);
     expect(list.items[0]?.insertText).toBe("const s = a + b;");
-    expect((s.sim.requests[0]!.body as { stop?: string[] }).stop).toEqual(["\n"]);
+    const body = s.sim.requests[0]!.body as { stop?: string[]; stream?: boolean };
+    expect(body.stop).toEqual(["\n"]);
+    // Nothing to cut early in one line: not streamed.
+    expect(body.stream).toBeUndefined();
   });
 
   it("completes the whole block on an empty line in auto mode", async () => {
