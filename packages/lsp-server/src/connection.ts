@@ -257,8 +257,9 @@ export function startServer(options: ServerOptions): RunningServer {
 
   connection.onDidOpenTextDocument((params) => documents.didOpen(params));
   connection.onDidChangeTextDocument((params) => {
-    if (!documents.didChange(params))
-      log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
+    const from = documents.didChange(params);
+    if (from) engine.didChange(params.textDocument.uri, from);
+    else log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
   });
   connection.onDidCloseTextDocument(({ textDocument }) => {
     engine.forget(textDocument.uri);

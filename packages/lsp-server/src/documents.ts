@@ -1,6 +1,6 @@
 import type { DidChangeTextDocumentParams, DidOpenTextDocumentParams, Position } from "vscode-languageserver";
 import { fromClientCharacter, type PositionEncoding, toClientCharacter } from "./position-encoding.js";
-import { TextBuffer } from "./text-buffer.js";
+import { comparePositions, TextBuffer } from "./text-buffer.js";
 
 /** An open document as the server sees it. */
 export interface OpenDocument {
@@ -36,22 +36,28 @@ export class Documents {
     });
   }
 
-  /** Apply a change; returns false for a document that is not open (the change is dropped). */
-  didChange({ textDocument, contentChanges }: DidChangeTextDocumentParams): boolean {
+  /**
+   * Apply a change. Returns the earliest position (UTF-16) the change touched — the start of the document for a
+   * full replacement — or `undefined` for a document that is not open (the change is dropped).
+   */
+  didChange({ textDocument, contentChanges }: DidChangeTextDocumentParams): Position | undefined {
     const doc = this.#docs.get(textDocument.uri);
-    if (!doc) return false;
+    if (!doc) return undefined;
+    let earliest: Position | undefined;
     for (const change of contentChanges) {
+      let start: Position | null = { line: 0, character: 0 };
       if ("range" in change) {
-        const start = this.toUtf16(doc, change.range.start);
+        start = this.toUtf16(doc, change.range.start);
         const end = this.toUtf16(doc, change.range.end);
         if (!start || !end) continue;
         doc.buffer.applyChange({ range: { start, end }, text: change.text });
       } else {
         doc.buffer.setText(change.text);
       }
+      if (!earliest || comparePositions(start, earliest) < 0) earliest = start;
     }
     doc.version = textDocument.version;
-    return true;
+    return earliest ?? { line: 0, character: 0 };
   }
 
   didClose(uri: string): void {

@@ -12,6 +12,7 @@ import {
 } from "./postprocess.js";
 import { buildPromptWindow } from "./prompt-window.js";
 import { isEnabledFor, type Settings } from "./settings.js";
+import { comparePositions } from "./text-buffer.js";
 import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-through.js";
 
 /** What the engine needs from the API client (`FimClient` fits). */
@@ -114,6 +115,8 @@ interface Inflight {
   orphanTimer: NodeJS.Timeout | undefined;
   /** Called after each piece of text arrives. */
   readonly listeners: Set<() => void>;
+  /** The document changed before the anchor: what it returns is for text that is gone. */
+  stale: boolean;
   result: Promise<FittedCompletion | null>;
 }
 
@@ -161,6 +164,23 @@ export class CompletionEngine {
     return slot.promise;
   }
 
+  /**
+   * The document changed from `from` (UTF-16) on. Typing at or after a suggestion's anchor keeps it (that is
+   * type-through); a change before the anchor (an edit above, an auto-import at the top, a line joined) moves or
+   * alters the text it was made for, so the remembered suggestion is dropped and a request still running for it
+   * is aborted.
+   */
+  didChange(uri: string, from: Position): void {
+    const state = this.#states.get(uri);
+    if (!state) return;
+    if (state.last && comparePositions(from, state.last) < 0) state.last = undefined;
+    const running = state.inflight;
+    if (running && comparePositions(from, running.anchor) < 0) {
+      running.stale = true;
+      running.controller.abort();
+    }
+  }
+
   /** Forget a closed document: abort its upstream request and answer its waiting request. */
   forget(uri: string): void {
     const state = this.#states.get(uri);
@@ -201,7 +221,7 @@ export class CompletionEngine {
 
     const running = state.inflight;
     let debounce = true;
-    if (running) {
+    if (running && !running.stale) {
       const typed = typedSince(doc, running.anchor, anchor);
       if (typed !== null && canServeFromPartial(running.raw, typed)) {
         // The stream may still turn out to start with what was typed: follow it until it does or diverges.
@@ -297,6 +317,7 @@ export class CompletionEngine {
       users: 0,
       orphanTimer: undefined,
       listeners: new Set(),
+      stale: false,
       result: Promise.resolve(null),
     };
     inflight.result = this.#consume(upstream, request, ctx, inflight, state, doc.uri);
@@ -354,7 +375,9 @@ export class CompletionEngine {
           ? `prompt ${usage.prompt_tokens} tokens (${usage.prompt_cache_hit_tokens} cached)`
           : "stream cut early"),
     );
-    if (result) state.last = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
+    if (result && !inflight.stale) {
+      state.last = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
+    }
     return result;
   }
 

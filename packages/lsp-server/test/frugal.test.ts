@@ -73,6 +73,25 @@ describe("type-through", () => {
     expect(s.sim.requests).toHaveLength(1);
   });
 
+  it("forgets a suggestion once the text before it changes, even if the cursor's line looks the same", async () => {
+    const s = await start();
+    const uri = "file:///shifted.ts";
+    const text =
+      "function add(a, b) {\n  return a + b;\n}\nfunction sub(a, b) {\n  │\n}\nfunction mul(x) {\n  \n}\n";
+    const at = await s.open(uri, text);
+    expect((await s.inline(uri, at)).items[0]?.insertText).toBe("return a + b;");
+    // Delete `add` (three lines above the suggestion): mul's empty body line now sits where sub's was.
+    await s.client.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [
+        { range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } }, text: "" },
+      ],
+    });
+    const answer = await s.inline(uri, { line: 4, character: 2 });
+    expect(s.sim.requests).toHaveLength(2);
+    expect(answer.items[0]?.insertText).not.toBe("return a + b;");
+  });
+
   it("goes upstream again once the typing leaves the suggestion", async () => {
     const s = await start();
     const uri = "file:///tt2.ts";
