@@ -20,7 +20,7 @@ import { createProtocolConnection } from "vscode-languageserver/node";
 import pkg from "../package.json" with { type: "json" };
 import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
 import { Documents } from "./documents.js";
-import { type Answer, CompletionEngine, type Upstream } from "./engine.js";
+import { type Answer, CompletionEngine, type RequestKind, type Upstream } from "./engine.js";
 import { type FailureNotice, UpstreamHealth } from "./health.js";
 import { createLogger, redactor } from "./logger.js";
 import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
@@ -97,7 +97,7 @@ export function startServer(options: ServerOptions): RunningServer {
     showMessage(notice.severity === "error" ? MessageType.Error : MessageType.Warning, message);
   };
 
-  const documents = new Documents();
+  const documents = new Documents((message) => log.warn(message));
   const health = new UpstreamHealth();
   let clientCapabilities: ClientCapabilities = {};
   let upstream: { key: string; value: ClosableUpstream | undefined } | undefined;
@@ -202,9 +202,10 @@ export function startServer(options: ServerOptions): RunningServer {
       connection.window
         .createWorkDoneProgress()
         .then((progress) => {
-          if (finished) return progress.done();
           progress.begin("infill", undefined, "completing…");
-          end = () => progress.done();
+          // Finished while the client was creating the token: still a well-formed begin/end pair.
+          if (finished) progress.done();
+          else end = () => progress.done();
         })
         .catch(() => {});
     }, PROGRESS_DELAY_MS);
@@ -251,11 +252,18 @@ export function startServer(options: ServerOptions): RunningServer {
   });
 
   connection.onDidChangeConfiguration((params) => {
-    const pushed = (params.settings as Record<string, unknown> | null | undefined)?.infill;
-    void pullConfiguration(pushed);
+    // Like initializationOptions: our keys at the top, or under an `infill` section.
+    const settings = params.settings as Record<string, unknown> | null | undefined;
+    void pullConfiguration(
+      settings && typeof settings === "object" && "infill" in settings ? settings.infill : settings,
+    );
   });
 
-  connection.onDidOpenTextDocument((params) => documents.didOpen(params));
+  connection.onDidOpenTextDocument((params) => {
+    // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
+    engine.forget(params.textDocument.uri);
+    documents.didOpen(params);
+  });
   connection.onDidChangeTextDocument((params) => {
     const from = documents.didChange(params);
     if (from) engine.didChange(params.textDocument.uri, from);
@@ -266,9 +274,9 @@ export function startServer(options: ServerOptions): RunningServer {
     documents.didClose(textDocument.uri);
   });
 
-  const answer = async (uri: string, position: Position, token: CancellationToken) => {
+  const answer = async (uri: string, position: Position, token: CancellationToken, kind: RequestKind) => {
     await settingsRead;
-    const result = await engine.complete(uri, position, token);
+    const result = await engine.complete(uri, position, token, kind);
     if (result.kind === "none") {
       log.debug(`no suggestion: ${result.reason}`);
       return undefined;
@@ -310,13 +318,13 @@ export function startServer(options: ServerOptions): RunningServer {
   };
 
   connection.onCompletion(async (params: CompletionParams, token): Promise<CompletionList> => {
-    const place = await answer(params.textDocument.uri, params.position, token);
+    const place = await answer(params.textDocument.uri, params.position, token, "completion");
     return place ? completionList(place) : { isIncomplete: true, items: [] };
   });
 
   connection.languages.inlineCompletion.on(
     async (params: InlineCompletionParams, token): Promise<InlineCompletionList> => {
-      const place = await answer(params.textDocument.uri, params.position, token);
+      const place = await answer(params.textDocument.uri, params.position, token, "inline");
       return { items: place ? inlineItems(place) : [] };
     },
   );

@@ -1,5 +1,5 @@
 import type { DidChangeTextDocumentParams, DidOpenTextDocumentParams, Position } from "vscode-languageserver";
-import { fromClientCharacter, type PositionEncoding, toClientCharacter } from "./position-encoding.js";
+import { fromClientCharacter, type PositionEncoding } from "./position-encoding.js";
 import { comparePositions, TextBuffer } from "./text-buffer.js";
 
 /** An open document as the server sees it. */
@@ -19,12 +19,11 @@ export class Documents {
   /** The position encoding negotiated at `initialize`. */
   encoding: PositionEncoding = "utf-16";
 
+  /** @param warn - told about a change that cannot be applied (the copy then differs from the client's) */
+  constructor(private readonly warn: (message: string) => void = () => {}) {}
+
   get(uri: string): OpenDocument | undefined {
     return this.#docs.get(uri);
-  }
-
-  get size(): number {
-    return this.#docs.size;
   }
 
   didOpen({ textDocument }: DidOpenTextDocumentParams): void {
@@ -45,13 +44,21 @@ export class Documents {
     if (!doc) return undefined;
     let earliest: Position | undefined;
     for (const change of contentChanges) {
-      let start: Position | null = { line: 0, character: 0 };
+      let start: Position | null;
       if ("range" in change) {
         start = this.toUtf16(doc, change.range.start);
         const end = this.toUtf16(doc, change.range.end);
-        if (!start || !end) continue;
+        if (!start || !end) {
+          this.warn(
+            `ignoring a change with an invalid range in ${textDocument.uri}: ${JSON.stringify(change.range)}`,
+          );
+          continue;
+        }
         doc.buffer.applyChange({ range: { start, end }, text: change.text });
       } else {
+        // Clients that send the whole text on every keystroke still type at one place: find it, so that what the
+        // engine remembers for the text before it survives.
+        start = firstDifference(doc.buffer.getText(), change.text);
         doc.buffer.setText(change.text);
       }
       if (!earliest || comparePositions(start, earliest) < 0) earliest = start;
@@ -77,11 +84,23 @@ export class Documents {
     }
     return doc.buffer.clampPosition(position);
   }
+}
 
-  /** Turn a UTF-16 position of the document into the negotiated encoding, for ranges sent back. */
-  toClient(doc: OpenDocument, position: Position): Position {
-    if (this.encoding === "utf-16") return position;
-    const text = doc.buffer.lineAt(position.line);
-    return { line: position.line, character: toClientCharacter(text, position.character, this.encoding) };
+/** The position (UTF-16) of the first character where two texts differ; line breaks are `\n`, `\r\n` or `\r`. */
+export function firstDifference(before: string, after: string): Position {
+  let at = 0;
+  const common = Math.min(before.length, after.length);
+  while (at < common && before.charCodeAt(at) === after.charCodeAt(at)) at++;
+  // A `\r` kept before a changed `\n` is half of a line break that changed: start at the `\r`.
+  if (at > 0 && after.charCodeAt(at - 1) === 13) at--;
+  let line = 0;
+  let lineStart = 0;
+  for (let i = 0; i < at; i++) {
+    const code = after.charCodeAt(i);
+    if (code === 10 || (code === 13 && after.charCodeAt(i + 1) !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
   }
+  return { line, character: at - lineStart };
 }

@@ -34,6 +34,12 @@ export type NoSuggestionReason =
   | "empty"
   | "error";
 
+/**
+ * Which LSP request asks: ghost text and the popup are answered independently (a client may show both), so a
+ * request only supersedes an older one of the same kind.
+ */
+export type RequestKind = "inline" | "completion";
+
 /** Where a suggestion came from: a new upstream request, memory (type-through), or a request already running. */
 export type SuggestionSource = "upstream" | "memory" | "shared";
 
@@ -111,7 +117,8 @@ interface Inflight {
   usage: Usage | undefined;
   /** Duration of the upstream request, in ms, once it ended. */
   upstreamMs: number | undefined;
-  users: number;
+  /** The requests waiting for it; it is aborted when none of them still waits. */
+  readonly followers: Set<Slot>;
   orphanTimer: NodeJS.Timeout | undefined;
   /** Called after each piece of text arrives. */
   readonly listeners: Set<() => void>;
@@ -120,8 +127,11 @@ interface Inflight {
   result: Promise<FittedCompletion | null>;
 }
 
+/** What following the request in flight gave. */
+type Shared = { kind: "served"; result: FittedCompletion } | { kind: "diverged" } | { kind: "none" };
+
 interface DocState {
-  waiter: Slot | undefined;
+  waiters: Map<RequestKind, Slot>;
   inflight: Inflight | undefined;
   last: Suggestion | undefined;
 }
@@ -138,7 +148,12 @@ export class CompletionEngine {
   constructor(private readonly options: EngineOptions) {}
 
   /** Answer a completion request at a UTF-16 position. Never rejects. */
-  complete(uri: string, position: Position, token?: CancellationToken): Promise<Answer> {
+  complete(
+    uri: string,
+    position: Position,
+    token?: CancellationToken,
+    kind: RequestKind = "inline",
+  ): Promise<Answer> {
     const started = performance.now();
     const { documents, settings } = this.options;
     const doc = documents.get(uri);
@@ -148,13 +163,13 @@ export class CompletionEngine {
     if (!isEnabledFor(settings(), doc.languageId)) return Promise.resolve(none("disabled"));
 
     const state = this.#state(uri);
-    state.waiter?.resolve(none("superseded"));
+    state.waiters.get(kind)?.resolve(none("superseded"));
     const slot = new Slot();
-    state.waiter = slot;
+    state.waiters.set(kind, slot);
     const onCancel = token?.onCancellationRequested(() => slot.resolve(none("cancelled")));
     void slot.promise.then(() => {
       onCancel?.dispose();
-      if (state.waiter === slot) state.waiter = undefined;
+      if (state.waiters.get(kind) === slot) state.waiters.delete(kind);
     });
 
     this.#run(slot, state, doc, here, started).catch((error: unknown) => {
@@ -185,7 +200,7 @@ export class CompletionEngine {
   forget(uri: string): void {
     const state = this.#states.get(uri);
     if (!state) return;
-    state.waiter?.resolve(none("cancelled"));
+    for (const waiter of state.waiters.values()) waiter.resolve(none("cancelled"));
     state.inflight?.controller.abort();
     this.#states.delete(uri);
   }
@@ -193,13 +208,6 @@ export class CompletionEngine {
   /** Abort everything (shutdown). */
   dispose(): void {
     for (const uri of [...this.#states.keys()]) this.forget(uri);
-  }
-
-  /** Number of upstream requests still streaming (for tests and status). */
-  get inflightCount(): number {
-    let count = 0;
-    for (const state of this.#states.values()) if (state.inflight) count++;
-    return count;
   }
 
   async #run(slot: Slot, state: DocState, doc: OpenDocument, here: Position, started: number): Promise<void> {
@@ -219,36 +227,59 @@ export class CompletionEngine {
     const remembered = state.last && this.#typeThrough(state.last, doc, anchor);
     if (remembered) return answer(remembered, "memory");
 
-    const running = state.inflight;
-    let debounce = true;
-    if (running && !running.stale) {
-      const typed = typedSince(doc, running.anchor, anchor);
-      if (typed !== null && canServeFromPartial(running.raw, typed)) {
-        // The stream may still turn out to start with what was typed: follow it until it does or diverges.
-        await this.#follow(slot, running, typed);
-        if (slot.settled) return;
-        const served = state.last && this.#typeThrough(state.last, doc, anchor);
-        if (served) return answer(served, "shared");
-        // It diverged: the user already waited, so go upstream at once.
-        debounce = false;
-      }
-      if (state.inflight === running && running.users === 0) running.controller.abort();
+    // A request already streaming for this document may start with what was typed since: follow it.
+    let shared = await this.#share(slot, state, doc, anchor);
+    if (shared.kind === "served") return answer(shared.result, "shared");
+    if (slot.settled) return;
+    if (!this.#upstream()) return slot.resolve(none("blocked"));
+
+    // After following a stream that did not fit, the user already waited: no debounce then.
+    if (shared.kind !== "diverged") {
+      const version = doc.version;
+      await delay(this.options.settings().debounceMs, slot);
+      if (slot.settled) return;
+      if (doc.version !== version) return slot.resolve(none("stale"));
+      // Meanwhile a request of the other kind for the same place may have gone upstream.
+      shared = await this.#share(slot, state, doc, anchor);
+      if (shared.kind === "served") return answer(shared.result, "shared");
+      if (slot.settled) return;
     }
 
-    const upstream = this.options.upstream();
-    if (!upstream || this.options.health.isBlocked()) return slot.resolve(none("blocked"));
-
-    const version = doc.version;
-    if (debounce) await delay(this.options.settings().debounceMs, slot);
-    if (slot.settled) return;
-    if (doc.version !== version) return slot.resolve(none("stale"));
-
+    const upstream = this.#upstream();
+    if (!upstream) return slot.resolve(none("blocked"));
     const inflight = this.#start(upstream, state, doc, here, anchor);
     if (!inflight) return slot.resolve(none("binary"));
     await this.#follow(slot, inflight);
     if (slot.settled) return;
     const result = await inflight.result;
     return result ? answer(result, "upstream", inflight) : slot.resolve(none("empty"));
+  }
+
+  /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
+  #upstream(): Upstream | undefined {
+    const upstream = this.options.upstream();
+    return upstream && !this.options.health.isBlocked() ? upstream : undefined;
+  }
+
+  /**
+   * Let the request in flight for this document serve `here` if what was typed since its anchor may still be the
+   * start of its text: follow it until it answers (`served`) or turns out not to fit (`diverged`). One that cannot
+   * serve `here` is aborted unless another request still waits for it (`none`).
+   */
+  async #share(slot: Slot, state: DocState, doc: OpenDocument, here: Anchor): Promise<Shared> {
+    const running = state.inflight;
+    if (!running || running.stale) return { kind: "none" };
+    const typed = typedSince(doc, running.anchor, here);
+    if (typed === null || !canServeFromPartial(running.raw, typed)) {
+      if (state.inflight === running && !isFollowed(running)) running.controller.abort();
+      return { kind: "none" };
+    }
+    await this.#follow(slot, running, typed);
+    if (slot.settled) return { kind: "none" };
+    const served = state.last && this.#typeThrough(state.last, doc, here);
+    if (served) return { kind: "served", result: served };
+    if (state.inflight === running && !isFollowed(running)) running.controller.abort();
+    return { kind: "diverged" };
   }
 
   /**
@@ -258,7 +289,7 @@ export class CompletionEngine {
    */
   async #follow(slot: Slot, inflight: Inflight, typed?: string): Promise<void> {
     clearTimeout(inflight.orphanTimer);
-    inflight.users++;
+    inflight.followers.add(slot);
     let listener: (() => void) | undefined;
     const diverged =
       typed === undefined
@@ -271,8 +302,8 @@ export class CompletionEngine {
           });
     await Promise.race([inflight.result, slot.promise, ...(diverged ? [diverged] : [])]);
     if (listener) inflight.listeners.delete(listener);
-    inflight.users--;
-    if (inflight.users === 0 && slot.settled) {
+    inflight.followers.delete(slot);
+    if (slot.settled && !isFollowed(inflight)) {
       inflight.orphanTimer = setTimeout(() => inflight.controller.abort(), ADOPTION_GRACE_MS);
       inflight.orphanTimer.unref?.();
     }
@@ -314,7 +345,7 @@ export class CompletionEngine {
       raw: "",
       usage: undefined,
       upstreamMs: undefined,
-      users: 0,
+      followers: new Set(),
       orphanTimer: undefined,
       listeners: new Set(),
       stale: false,
@@ -401,11 +432,17 @@ export class CompletionEngine {
   #state(uri: string): DocState {
     let state = this.#states.get(uri);
     if (!state) {
-      state = { waiter: undefined, inflight: undefined, last: undefined };
+      state = { waiters: new Map(), inflight: undefined, last: undefined };
       this.#states.set(uri, state);
     }
     return state;
   }
+}
+
+/** Does a request still wait for this upstream request? (A superseded or cancelled one no longer does.) */
+function isFollowed(inflight: Inflight): boolean {
+  for (const follower of inflight.followers) if (!follower.settled) return true;
+  return false;
 }
 
 function anchorAt(doc: OpenDocument, position: Position): Anchor {

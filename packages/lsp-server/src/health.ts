@@ -143,6 +143,14 @@ export function describeFailure(error: unknown): FailureNotice | undefined {
         message: `infill: DeepSeek refused the request: ${message}. Check the model and baseUrl settings.`,
       };
     }
+  } else if (name === "ValidationError") {
+    // The client refused the request or its own options (a plain-http baseUrl, a key it cannot send): a
+    // settings problem, reported once and blocking until the settings change.
+    return {
+      kind: "rejected",
+      severity: "error",
+      message: `infill: ${message}. Check the settings and the environment.`,
+    };
   } else if (typeof name !== "string" || !UNAVAILABLE.has(name)) {
     return undefined;
   }

@@ -20,7 +20,11 @@ export function preloadClient(): void {
 function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Promise<void>): ClosableUpstream {
   let client: Promise<Upstream> | undefined;
   const ready = () => {
-    client ??= create();
+    // A creation that failed (e.g. the client refused its options) is not kept: the next call tries again.
+    client ??= create().catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
     return client;
   };
   return {
@@ -31,7 +35,8 @@ function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Prom
       return (await ready()).complete(request, options);
     },
     async close() {
-      if (client) await close(await client);
+      const created = await client?.catch(() => undefined);
+      if (created) await close(created);
     },
   };
 }
@@ -51,7 +56,8 @@ export function simUpstream(timeoutMs: number): ClosableUpstream {
     async () => {
       const [{ startSim }, { FimClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
       const sim = await startSim({ keepRequests: 0 });
-      const client = new FimClient({ baseURL: sim.url, timeoutMs });
+      // No key: the sim needs none, and the real one must not be sent to it.
+      const client = new FimClient({ baseURL: sim.url, apiKey: "", timeoutMs });
       sims.set(client, sim);
       return client;
     },

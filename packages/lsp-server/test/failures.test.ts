@@ -28,6 +28,15 @@ describe("no API key", () => {
     expect(s.sim.requests).toHaveLength(0);
   });
 
+  it("uses no key with the embedded sim, even when the environment has a bad one", async () => {
+    const s = await start({
+      env: { DEEPSEEK_API_KEY: "not a valid\nkey" },
+      initializationOptions: { provider: "sim", debounceMs: 0 },
+    });
+    const [answer] = await askRepeatedly(s, "file:///embedded-bad-key.ts", 1);
+    expect(answer!.items[0]?.insertText).toBe("return a + b;");
+  });
+
   it("works with no key when the provider is the embedded sim", async () => {
     const s = await start({
       env: { DEEPSEEK_API_KEY: "" },
@@ -80,6 +89,21 @@ describe("upstream failures are told once and backed off", () => {
     expect(shown(s)).toHaveLength(1);
     expect(shown(s)[0]).toMatch(/rate limit/);
     expect(s.sim.requests.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a client configuration the HTTP client refuses", () => {
+  it("is told once, sends nothing, and the server still shuts down cleanly", async () => {
+    const s = await start({
+      initializationOptions: { debounceMs: 0, baseUrl: "http://proxy.example.com/beta" },
+    });
+    const answers = await askRepeatedly(s, "file:///insecure.ts", 3);
+    for (const answer of answers) expect(answer.items).toEqual([]);
+    await s.until(() => shown(s).length > 0, "a message");
+    expect(shown(s)).toHaveLength(1);
+    expect(shown(s)[0]).toMatch(/http/);
+    expect(s.sim.requests).toHaveLength(0);
+    await expect(s.client.sendRequest("shutdown")).resolves.toBeNull();
   });
 });
 

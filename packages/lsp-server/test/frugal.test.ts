@@ -57,6 +57,18 @@ describe("debounce and supersede", () => {
   });
 });
 
+describe("ghost text and popup", () => {
+  it("answers both kinds of request at the same position from one upstream request", async () => {
+    const s = await start({ initializationOptions: { debounceMs: 50 } });
+    const uri = "file:///both.ts";
+    const at = await s.open(uri, ADD_TS);
+    const [popup, ghost] = await Promise.all([s.completion(uri, at), s.inline(uri, at)]);
+    expect(ghost.items[0]?.insertText).toBe("return a + b;");
+    expect(popup.items.map((item) => item.label)).toContain("return a + b;");
+    expect(s.sim.requests).toHaveLength(1);
+  });
+});
+
 describe("type-through", () => {
   it("serves the rest of a shown suggestion from memory while the user types it", async () => {
     const s = await start();
@@ -90,6 +102,21 @@ describe("type-through", () => {
     const answer = await s.inline(uri, { line: 4, character: 2 });
     expect(s.sim.requests).toHaveLength(2);
     expect(answer.items[0]?.insertText).not.toBe("return a + b;");
+  });
+
+  it("keeps serving from memory for a client that sends the whole text on every keystroke", async () => {
+    const s = await start();
+    const uri = "file:///full.ts";
+    const at = await s.open(uri, ADD_TS);
+    expect((await s.inline(uri, at)).items[0]?.insertText).toBe("return a + b;");
+    const text = ADD_TS.replace("│", "ret");
+    await s.client.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text }],
+    });
+    const next = await s.inline(uri, { line: at.line, character: at.character + 3 });
+    expect(next.items[0]?.insertText).toBe("urn a + b;");
+    expect(s.sim.requests).toHaveLength(1);
   });
 
   it("goes upstream again once the typing leaves the suggestion", async () => {

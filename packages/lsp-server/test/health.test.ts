@@ -28,7 +28,7 @@ describe("describeFailure", () => {
     [new TimeoutError("timed out"), "unavailable"],
     [new ResponseValidationError("not a completion"), "unavailable"],
     [new AbortError("aborted"), undefined],
-    [new ValidationError("prompt", "prompt is required"), undefined],
+    [new ValidationError("baseURL", "plain http to a remote host is refused"), "rejected"],
     [new Error("boom"), undefined],
     ["a string", undefined],
   ])("%s → %s", (error, kind) => {
