@@ -1,13 +1,39 @@
 import { EventEmitter } from "node:events";
-import { AbortError, ConnectionError, describeCause, FimError, TimeoutError } from "./errors.js";
+import {
+  AbortError,
+  ConnectionError,
+  describeCause,
+  FimError,
+  redactCause,
+  TimeoutError,
+  ValidationError,
+} from "./errors.js";
 
 // Reasons the scope is aborted with; compared by identity to tell a timeout from the caller's abort.
 const TIMED_OUT = new Error("infill: the call's deadline passed");
 const CALLER_ABORTED = new Error("infill: the caller's signal fired");
 const CONSUMER_STOPPED = new Error("infill: the stream's consumer stopped reading");
 
-// setTimeout fires at once for delays it cannot represent; past this we simply set no timer.
+// setTimeout fires at once for delays it cannot represent, so a finite timeout is clamped to this (about 24.8
+// days) rather than dropped: only Infinity means no deadline.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Checks a `timeoutMs` option (the client's or one call's): a positive number of milliseconds, or Infinity.
+ *
+ * @throws {ValidationError} with `field: "timeoutMs"`; NaN or a negative value would otherwise disable the deadline
+ *   (and with it the retry budget) or report a timeout "after -1 ms".
+ */
+export function checkTimeoutMs(timeoutMs: number): number {
+  if (typeof timeoutMs !== "number" || !(timeoutMs > 0)) {
+    const got = typeof timeoutMs === "number" ? ` (got ${timeoutMs})` : "";
+    throw new ValidationError(
+      "timeoutMs",
+      `timeoutMs must be a positive number of milliseconds, or Infinity for no deadline${got}`,
+    );
+  }
+  return timeoutMs;
+}
 
 function abortTimedOut(scope: CallScope): void {
   scope.abort(TIMED_OUT);
@@ -29,16 +55,17 @@ export class CallScope extends EventEmitter {
   reason: unknown = undefined;
   readonly #timeoutMs: number;
   readonly #deadline: number;
-  readonly #timer: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #onCallerAbort: (() => void) | undefined;
+  #onCallerAbort: (() => void) | undefined;
 
+  /** @param timeoutMs as checked by checkTimeoutMs; finite values are clamped to 2^31 − 1 (about 24.8 days). */
   constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
     super();
-    this.#timeoutMs = timeoutMs;
-    this.#deadline = performance.now() + timeoutMs;
-    if (timeoutMs < MAX_TIMER_MS) {
-      this.#timer = setTimeout(abortTimedOut, Math.max(0, timeoutMs), this);
+    this.#timeoutMs = timeoutMs === Number.POSITIVE_INFINITY ? timeoutMs : Math.min(timeoutMs, MAX_TIMER_MS);
+    this.#deadline = performance.now() + this.#timeoutMs;
+    if (this.#timeoutMs !== Number.POSITIVE_INFINITY) {
+      this.#timer = setTimeout(abortTimedOut, this.#timeoutMs, this);
       // A safety net, not work: the socket or a backoff sleep keeps the process alive while something is pending.
       this.#timer.unref();
     }
@@ -58,6 +85,9 @@ export class CallScope extends EventEmitter {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
+    // A stream dropped without return() never reaches its dispose(); letting go here means the deadline still
+    // detaches it from the caller's long-lived signal.
+    this.dispose();
     this.emit("abort");
   }
 
@@ -90,21 +120,34 @@ export class CallScope extends EventEmitter {
     });
   }
 
-  /** Releases the timer and the listener on the caller's signal. Call once, when the call settles. */
+  /**
+   * Releases the timer and the listener on the caller's signal; the scope can still be aborted by hand. Called when
+   * the call settles and when the scope aborts; calling it again does nothing.
+   */
   dispose(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#onCallerAbort) {
+      this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+      this.#onCallerAbort = undefined;
+    }
   }
 
   /**
    * What the caller should see for an error that ended the call: an AbortError or TimeoutError when the scope
    * was aborted (whatever undici threw for it), our own errors unchanged, anything else as a ConnectionError.
+   *
+   * @param secret the API key, cut out of any server bytes the error carries.
    */
-  toError(error: unknown): FimError {
+  toError(error: unknown, secret: string | undefined): FimError {
     if (this.reason === TIMED_OUT) return new TimeoutError(`request timed out after ${this.#timeoutMs} ms`);
     if (this.reason === CALLER_ABORTED)
       return new AbortError("request aborted", { cause: this.#callerSignal?.reason });
     if (error instanceof FimError) return error;
-    return new ConnectionError(`connection failed: ${describeCause(error)}`, { cause: error });
+    return new ConnectionError(`connection failed: ${describeCause(error)}`, {
+      cause: redactCause(error, secret),
+    });
   }
 }

@@ -42,7 +42,8 @@ Environment:
   INFILL_BASE_URL          API base when --base-url is not given
   HTTPS_PROXY, NO_PROXY    proxy settings
 
-Exit status: 0 on success, 1 for API or network errors, 2 for usage errors.
+Exit status: 0 on success (also when the reader of the output stops early), 1 for API or network errors,
+2 for usage errors.
 `;
 
 const OPTIONS = {
@@ -73,6 +74,13 @@ const FLAG_BY_FIELD: Record<string, string> = {
 };
 
 class UsageError extends Error {}
+
+// A reader that stops early (`infill complete … --stream | head -c 2`) closes the pipe: the rest of the output is
+// unwanted, not a failure, so exit 0 at once (as the reader got what it asked for). Without this listener the EPIPE
+// is an unhandled 'error' event that crashes with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  process.exit(error.code === "EPIPE" ? 0 : fail(1, `cannot write the output: ${error.message}`));
+});
 
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { assertSecureBaseURL, DEFAULT_BASE_URL, normalizeBaseURL } from "./base-url.js";
-import { CallScope } from "./call-scope.js";
+import { CallScope, checkTimeoutMs } from "./call-scope.js";
 import { sharedDispatcher } from "./dispatcher.js";
 import { apiErrorFromResponse, ConnectionError, type FimError, ValidationError } from "./errors.js";
 import { serializeRequest } from "./request-body.js";
@@ -25,7 +25,8 @@ export interface FimClientOptions {
   baseURL?: string | undefined;
   /**
    * Bound on a whole call in milliseconds: every attempt, backoff sleep and, for `stream()`, the time until the
-   * stream ends. Exceeding it throws TimeoutError. Default: 60_000 (60 s); `Infinity` disables it.
+   * stream ends. Exceeding it throws TimeoutError. Default: 60_000 (60 s); `Infinity` disables it. Must be
+   * positive; finite values above 2^31 − 1 (about 24.8 days, the longest timer Node can set) are clamped to it.
    */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt for 429, 500, 503 and connection failures. Default: 2. */
@@ -51,7 +52,10 @@ export interface FimClientOptions {
 export interface RequestOptions {
   /** Cancels the call at once (the connection is closed); the call then throws AbortError. */
   signal?: AbortSignal | undefined;
-  /** Overrides the client's `timeoutMs` for this call (milliseconds). */
+  /**
+   * Overrides the client's `timeoutMs` for this call (milliseconds), with the same rules: positive, `Infinity` for
+   * no deadline, clamped to 2^31 − 1. A bad value throws ValidationError before anything is sent.
+   */
   timeoutMs?: number | undefined;
 }
 
@@ -85,25 +89,27 @@ export class FimClient {
 
   /** @throws {ValidationError} for a bad option (field names the option); never for a missing key. */
   constructor(options: FimClientOptions = {}) {
+    // Messages name where a bad value came from: swapped environment variables are not found by reading code.
     const apiKey = (options.apiKey ?? process.env.DEEPSEEK_API_KEY ?? "").trim();
     if (apiKey !== "" && !/^[\x21-\x7e]+$/.test(apiKey)) {
       throw new ValidationError(
         "apiKey",
-        "apiKey contains characters that cannot go in an HTTP header (spaces, control or non-ASCII characters)",
+        `${options.apiKey === undefined ? "DEEPSEEK_API_KEY" : "apiKey"} contains characters that cannot go in ` +
+          "an HTTP header (spaces, control or non-ASCII characters)",
       );
     }
     this.#apiKey = apiKey === "" ? undefined : apiKey;
 
-    this.baseURL = normalizeBaseURL(options.baseURL ?? (process.env.INFILL_BASE_URL || DEFAULT_BASE_URL));
+    this.baseURL = normalizeBaseURL(
+      options.baseURL ?? (process.env.INFILL_BASE_URL || DEFAULT_BASE_URL),
+      options.baseURL === undefined ? "INFILL_BASE_URL" : "baseURL",
+    );
     assertSecureBaseURL(this.baseURL, options.allowInsecureHttp ?? false);
     const url = new URL(`${this.baseURL}/completions`);
     this.#origin = url.origin;
     this.#path = url.pathname;
 
-    this.timeoutMs = options.timeoutMs ?? 60_000;
-    if (!(this.timeoutMs > 0)) {
-      throw new ValidationError("timeoutMs", `timeoutMs must be a positive number of milliseconds`);
-    }
+    this.timeoutMs = checkTimeoutMs(options.timeoutMs ?? 60_000);
     this.maxRetries = options.maxRetries ?? 2;
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
       throw new ValidationError("maxRetries", "maxRetries must be a non-negative integer");
@@ -131,12 +137,12 @@ export class FimClient {
    */
   async complete(request: CompletionRequest, options?: RequestOptions): Promise<CompletionResponse> {
     const body = serializeRequest(request, false);
-    const scope = new CallScope(options?.timeoutMs ?? this.timeoutMs, options?.signal);
+    const scope = this.#scope(options);
     try {
       const response = await this.#open(body, this.#jsonHeaders, scope);
       return parseCompletionBody(await response.body.text(), response.statusCode, this.#apiKey);
     } catch (error) {
-      throw scope.toError(error);
+      throw scope.toError(error, this.#apiKey);
     } finally {
       scope.dispose();
     }
@@ -146,8 +152,12 @@ export class FimClient {
    * Streams a completion: sends `stream: true` and yields each chunk as it arrives (the first one's text is often
    * empty; `usage` comes on the last content chunk or on a final `choices: []` chunk). Nothing is sent until
    * iteration starts. Leaving the loop early (break, return, throw) aborts the HTTP request at once. Retries
-   * happen only before the response starts, never once a chunk has been delivered. `timeoutMs` runs until the
-   * stream ends.
+   * happen only before the response starts, never once a chunk has been delivered. `timeoutMs` runs until
+   * `data: [DONE]`, where the stream ends (whatever follows it is dropped in the background).
+   *
+   * A server that answers with a content type other than `text/event-stream` (a proxy or an OpenAI-compatible
+   * server ignoring `stream: true`) has its body read as complete() would: an `{"error": …}` body throws ApiError,
+   * a completion is yielded as the stream's single chunk, anything else throws ResponseValidationError.
    *
    * @throws like complete(); a stream that ends without `data: [DONE]` throws ConnectionError.
    */
@@ -156,20 +166,35 @@ export class FimClient {
     options?: RequestOptions,
   ): AsyncGenerator<CompletionChunk, void, undefined> {
     const body = serializeRequest(request, true);
-    const scope = new CallScope(options?.timeoutMs ?? this.timeoutMs, options?.signal);
-    let settled = false;
+    const scope = this.#scope(options);
+    let ended = false;
     try {
       const response = await this.#open(body, this.#streamHeaders, scope);
-      yield* decodeChunks(response.body, this.#apiKey, response.statusCode);
-      settled = true;
+      if (isEventStream(header(response.headers, "content-type"))) {
+        // Not destroyed when decodeChunks returns at [DONE], so the rest can be drained and the socket reused.
+        const events = response.body.iterator({ destroyOnReturn: false });
+        const read = yield* decodeChunks(events, this.#apiKey, response.statusCode);
+        discardRest(response.body, read);
+      } else {
+        yield parseCompletionBody(await response.body.text(), response.statusCode, this.#apiKey);
+      }
+      ended = true;
     } catch (error) {
-      settled = true;
-      throw scope.toError(error);
+      throw scope.toError(error, this.#apiKey);
     } finally {
-      // Reached without settling only when the consumer left the loop: drop the connection now.
-      if (!settled) scope.stop();
+      // The consumer left the loop, or the stream failed: drop the connection now rather than read on.
+      if (!ended) scope.stop();
       scope.dispose();
     }
+  }
+
+  /** The scope of one call, with the call's own `timeoutMs` checked like the constructor's. */
+  #scope(options: RequestOptions | undefined): CallScope {
+    const timeoutMs = options?.timeoutMs;
+    return new CallScope(
+      timeoutMs === undefined ? this.timeoutMs : checkTimeoutMs(timeoutMs),
+      options?.signal,
+    );
   }
 
   /**
@@ -192,7 +217,7 @@ export class FimClient {
         response = await dispatcher.request(options);
       } catch (error) {
         // Failed before any response byte: a POST that never reached a response is safe to send again.
-        const failure = scope.toError(error);
+        const failure = scope.toError(error, this.#apiKey);
         if (!(failure instanceof ConnectionError) || !isRetryableErrorCode(errorCode(error))) throw failure;
         await this.#backoff(attempt, undefined, scope, failure);
         continue;
@@ -225,6 +250,36 @@ export class FimClient {
     if (delay === undefined) throw failure;
     await scope.sleep(delay);
   }
+}
+
+// What may follow [DONE] before the body ends: normally nothing but the chunked terminator. More, or a connection
+// held open longer, and the socket is closed instead of reused.
+const DRAIN_LIMIT_BYTES = 16 * 1024;
+const DRAIN_TIMEOUT_MS = 1_000;
+
+/**
+ * Reads and drops the rest of a finished stream's body in the background, so its socket goes back to the pool when
+ * the body ends. More than DRAIN_LIMIT_BYTES, or a body still open after DRAIN_TIMEOUT_MS (a proxy holding the
+ * connection), closes the socket instead of keeping a pool connection busy for good.
+ * `read` is what decodeChunks consumed: undici's `dump()` limit counts the whole body, not only what is left.
+ */
+function discardRest(body: Dispatcher.ResponseData["body"], read: number): void {
+  body
+    .dump({ limit: read + DRAIN_LIMIT_BYTES, signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS) })
+    // Nobody awaits the drain; giving up on it (the timeout) only costs the socket.
+    .catch(ignore);
+}
+
+function ignore(): void {}
+
+/**
+ * `text/event-stream`, with or without parameters. A missing content type counts as one: events were asked for,
+ * and a server that leaves the header out most likely still sends them.
+ */
+function isEventStream(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const type = contentType.split(";", 1)[0] as string;
+  return type.trim().toLowerCase() === "text/event-stream";
 }
 
 function header(headers: Dispatcher.ResponseData["headers"], name: string): string | undefined {

@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
 
-/** Agent options of the shared pool; exported for tests and for callers who build their own dispatcher. */
-export const SHARED_POOL_OPTIONS = {
+/** Agent options of the shared pool. */
+const SHARED_POOL_OPTIONS = {
   /** Sockets per origin. An editor needs a few; a batch tool at concurrency 64 should not queue. */
   connections: 128,
   /** One request per socket at a time: pipelining POSTs gains nothing and a slow completion would block others. */

@@ -171,6 +171,17 @@ export function redact(text: string, secret: string | undefined): string {
   return secret && text.includes(secret) ? text.split(secret).join("[redacted]") : text;
 }
 
+/**
+ * Makes an error Node or undici threw fit to be a `cause`: undici's HTTPParserError keeps the unparsable rest of
+ * the response in `data`, server bytes that may echo the key, and util.inspect shows it. Returns `error`.
+ */
+export function redactCause(error: unknown, secret: string | undefined): unknown {
+  if (typeof error === "object" && error !== null && "data" in error && typeof error.data === "string") {
+    error.data = redact(error.data, secret);
+  }
+  return error;
+}
+
 /** First 200 characters of `text` on one line, for messages about bodies we could not use. */
 export function snip(text: string): string {
   const line = text.trim().replace(/\s+/g, " ");

@@ -34,10 +34,24 @@ export function parseChunkData(data: string, status: number, secret: string | un
 function parseJson(text: string, what: string, secret: string | undefined): unknown {
   try {
     return JSON.parse(text);
-  } catch (cause) {
-    const shown = snip(redact(text, secret));
+  } catch (error) {
+    const redacted = redact(text, secret);
+    const shown = snip(redacted);
+    // V8's message quotes the text's first characters, which redacting the message would miss when they are only
+    // part of the key; parsing the redacted text instead gives a SyntaxError that quotes no part of it.
+    const cause = redacted === text ? error : syntaxErrorOf(redacted, what);
     throw new ResponseValidationError(`${what} is not JSON: ${shown === "" ? "(empty)" : shown}`, { cause });
   }
+}
+
+function syntaxErrorOf(text: string, what: string): SyntaxError {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return error as SyntaxError;
+  }
+  // Only when the key itself was what made the text invalid.
+  return new SyntaxError(`${what} is not valid JSON`);
 }
 
 function check<T>(

@@ -110,8 +110,8 @@ export const LogprobsSchema = z.looseObject({
 export const CompletionChoiceSchema = z.looseObject({
   /** The generated text (in a stream: this chunk's piece; the first chunk's is often empty). */
   text: z.string(),
-  /** Position of the choice. */
-  index: z.number(),
+  /** Position of the choice; optional, as in DeepSeek's spec (which requires no choice field). */
+  index: z.number().optional(),
   /** Null in every stream chunk but the last content one. */
   finish_reason: FinishReasonSchema.nullable().optional(),
   /** Null unless the request asked for `logprobs`. */

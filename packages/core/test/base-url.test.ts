@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { assertSecureBaseURL, isLoopbackHost } from "../src/base-url.js";
 import { DEFAULT_BASE_URL, normalizeBaseURL, ValidationError } from "../src/index.js";
@@ -14,6 +15,7 @@ describe("normalizeBaseURL", () => {
     ["http://127.0.0.1:8080", "http://127.0.0.1:8080/beta"],
     ["http://127.0.0.1:8080/beta", "http://127.0.0.1:8080/beta"],
     ["http://localhost:11434/v1", "http://localhost:11434/v1"],
+    ["https://proxy.example/v1", "https://proxy.example/v1"],
     ["https://proxy.example/deepseek/beta/", "https://proxy.example/deepseek/beta"],
     ["http://[::1]:9000", "http://[::1]:9000/beta"],
   ])("%s → %s", (input, expected) => {
@@ -46,6 +48,29 @@ describe("normalizeBaseURL", () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.field).toBe("baseURL");
     expect(error.message).toContain(hint);
+  });
+
+  it.each([
+    "https://api.deepseek.com/v1",
+    "https://api.deepseek.com/v1/",
+    "https://api.deepseek.com/beta/v1",
+    "https://api.deepseek.com/anything",
+  ])("refuses %s: DeepSeek serves FIM only under /beta", (input) => {
+    const error = catchError(() => normalizeBaseURL(input));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.field).toBe("baseURL");
+    expect(error.message).toContain("pass https://api.deepseek.com/beta, not https://api.deepseek.com/");
+  });
+
+  it("does not quote a value that is not a URL (it may be a key in the wrong variable), nor keep it as cause", () => {
+    const key = "sk-0123456789abcdef0123456789abcdef";
+    const error = catchError(() => normalizeBaseURL(key, "INFILL_BASE_URL"));
+    expect(error.field).toBe("baseURL");
+    expect(error.message).toBe(
+      "INFILL_BASE_URL is not a valid URL; pass the API base as an http(s) URL, e.g. https://api.deepseek.com/beta",
+    );
+    expect(inspect(error, { depth: 20, showHidden: true })).not.toContain(key);
+    expect(catchError(() => normalizeBaseURL(key)).message).toMatch(/^baseURL is not a valid URL;/);
   });
 
   it.each([

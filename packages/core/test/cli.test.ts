@@ -1,5 +1,6 @@
 // The built `infill` CLI (dist/cli.js) as a child process, against @infill/sim.
 import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -206,6 +207,46 @@ describe("errors", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("a bad INFILL_BASE_URL or DEEPSEEK_API_KEY is named as such (not --base-url), and not quoted", async () => {
+    // The two variables swapped: the key lands in INFILL_BASE_URL.
+    const swapped = await infill(["complete", "--prompt", "x"], { INFILL_BASE_URL: KEY });
+    expect(swapped).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "infill: INFILL_BASE_URL is not a valid URL; pass the API base as an http(s) URL, e.g. https://api.deepseek.com/beta\n",
+    });
+    const flag = await infill(["complete", "--prompt", "x", "--base-url", KEY]);
+    expect(flag.stderr).toMatch(/^infill: --base-url is not a valid URL; pass the API base/);
+    expect(flag.stderr).not.toContain(KEY);
+    const key = await infill(["complete", "--prompt", "x"], { DEEPSEEK_API_KEY: "sk-with space" });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toMatch(
+      /^infill: DEEPSEEK_API_KEY contains characters that cannot go in an HTTP header/,
+    );
+  });
+
+  it("a reader that stops early (| head -c 2): exit 0 quietly, not a crash on EPIPE", async () => {
+    sim = await startSim({ apiKey: KEY, tokenMs: 50 });
+    const child = spawn(
+      process.execPath,
+      [cliPath, "complete", "--stream", "--prompt", PROMPT, "--base-url", sim.url],
+      {
+        env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: KEY },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => {
+      stderr += data;
+    });
+    // Like head: read the first bytes, then close the pipe while the stream still has tokens to write.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const [code] = await once(child, "close");
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(sim.requests).toHaveLength(1);
   });
 
   it("a wrong key: one line naming DEEPSEEK_API_KEY, exit 1, the key not shown", async () => {

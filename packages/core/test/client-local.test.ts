@@ -1,4 +1,8 @@
 // Client behaviour against shapes @infill/sim does not produce: DeepSeek quirks and broken servers.
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { inspect } from "node:util";
+import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -26,6 +30,22 @@ afterEach(async () => {
 
 function client(extra: ConstructorParameters<typeof FimClient>[0] = {}): FimClient {
   return new FimClient({ apiKey: "sk-local", baseURL: server?.url, maxRetries: 0, ...extra });
+}
+
+async function texts(stream: AsyncIterable<CompletionChunk>): Promise<Array<string | undefined>> {
+  const out: Array<string | undefined> = [];
+  for await (const chunk of stream) out.push(chunk.choices[0]?.text);
+  return out;
+}
+
+/** Every view of an error a log might show: message, stack, JSON, util.inspect with its cause chain. */
+function views(error: unknown): string[] {
+  return [
+    String(error),
+    (error as Error).stack ?? "",
+    JSON.stringify(error),
+    inspect(error, { depth: 20, showHidden: true }),
+  ];
 }
 
 describe("non-streamed response leniency", () => {
@@ -93,6 +113,13 @@ describe("non-streamed response leniency", () => {
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error.message).toContain(hint);
     expect(error.cause).toBeDefined();
+  });
+
+  it("accepts choices without index (the spec requires none of a choice's fields)", async () => {
+    server = await startLocalServer((res) => {
+      res.end(JSON.stringify(completionBody("x", { choices: [{ text: "x", finish_reason: "stop" }] })));
+    });
+    expect((await client().complete(request)).choices[0]?.text).toBe("x");
   });
 
   it("a 200 carrying an error object → ApiError", async () => {
@@ -180,6 +207,146 @@ describe("streams", () => {
     expect(received).toEqual(["a"]);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("a stream request answered with something other than text/event-stream", () => {
+  it("an {error} body → ApiError, not a stream ended before [DONE]", async () => {
+    server = await startLocalServer((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}');
+    });
+    const error = (await rejection(() => texts(client().stream(request)))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe("200 Model Not Exist");
+    expect(error.type).toBe("invalid_request_error");
+  });
+
+  it("a whole completion (stream: true ignored) → yielded as the single chunk", async () => {
+    server = await startLocalServer((res) => {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(completionBody("return a + b")));
+    });
+    const chunks: CompletionChunk[] = [];
+    for await (const chunk of client().stream(request)) chunks.push(chunk);
+    expect(chunks).toEqual([completionBody("return a + b")]);
+  });
+
+  it("anything else → ResponseValidationError", async () => {
+    server = await startLocalServer((res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>captive portal</html>");
+    });
+    const error = await rejection(() => texts(client().stream(request)));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.message).toBe("response body is not JSON: <html>captive portal</html>");
+  });
+});
+
+describe("after [DONE]", () => {
+  const events = `data: ${JSON.stringify(completionBody("ab"))}\n\ndata: [DONE]\n\n`;
+
+  it("the stream ends at once though the server holds the connection open", async () => {
+    server = await startLocalServer((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(events); // and never ends the body
+    });
+    // Reading on to the end of the body, the stream would only end at its timeout (or never, with Infinity).
+    const stream = texts(client({ timeoutMs: Number.POSITIVE_INFINITY }).stream(request));
+    expect(await within(stream, 2_000, "the stream ending")).toEqual(["ab"]);
+  });
+
+  it("the socket is not thrown away: once the body ends, the next request reuses it", async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ports: Array<number | undefined> = [];
+    server = await startLocalServer(async (res, _seen, index) => {
+      ports.push(res.socket?.remotePort);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(events);
+      if (index === 0) await released; // the body ends only after the client's stream has
+      res.end(": bye\n\n");
+    });
+    // One socket: the second request gets the first one's only if it went back to the pool.
+    const dispatcher = new Agent({ connections: 1 });
+    try {
+      const pooled = client({ dispatcher });
+      expect(await within(texts(pooled.stream(request)), 2_000, "the first stream")).toEqual(["ab"]);
+      release();
+      expect(await texts(pooled.stream(request))).toEqual(["ab"]);
+      expect(ports).toHaveLength(2);
+      expect(ports[1]).toBe(ports[0]);
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it("a connection held open is closed after a while, with no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      server = await startLocalServer((res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(events);
+      });
+      expect(await texts(client().stream(request))).toEqual(["ab"]);
+      const closed = server.requests[0]?.closed ?? Promise.reject(new Error("no request"));
+      await within(closed, 5_000, "the drain giving up on the socket");
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
+describe("the API key in what a server sends back", () => {
+  const key = "sk-9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+
+  it.each([
+    ["complete()", key, "application/json", (c: FimClient) => c.complete(request)],
+    ["complete()", `<html>${key}</html>`, "text/html", (c: FimClient) => c.complete(request)],
+    ["stream()", `data: ${key}\n\n`, "text/event-stream", (c: FimClient) => texts(c.stream(request))],
+  ])(
+    "%s: a 200 body %j that is not JSON shows no part of it, cause included",
+    async (_, body, type, call) => {
+      server = await startLocalServer((res) => {
+        res.writeHead(200, { "content-type": type });
+        res.end(body);
+      });
+      const error = await rejection(() => call(client({ apiKey: key })));
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error.message).toContain("[redacted]");
+      expect(error.cause).toBeInstanceOf(SyntaxError);
+      // V8 quotes the text's first 10 characters: "<html>sk-9" holds a part of the key that redacting misses.
+      for (const view of views(error)) expect(view).not.toContain(key.slice(0, 4));
+    },
+  );
+
+  it("a malformed response echoing it: not in the ConnectionError's cause (undici keeps the bytes)", async () => {
+    const raw = createServer((socket) => {
+      socket.once("data", () => {
+        const head =
+          "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+        socket.end(`${head}zz\r\nAuthorization: Bearer ${key}\r\n`);
+      });
+    });
+    raw.listen(0, "127.0.0.1");
+    await once(raw, "listening");
+    try {
+      const { port } = raw.address() as { port: number };
+      const broken = client({ apiKey: key, baseURL: `http://127.0.0.1:${port}/beta` });
+      for (const call of [() => broken.complete(request), () => texts(broken.stream(request))]) {
+        const error = await rejection(call);
+        expect(error).toBeInstanceOf(ConnectionError);
+        expect(inspect(error.cause)).toContain("[redacted]");
+        for (const view of views(error)) expect(view).not.toContain(key);
+      }
+    } finally {
+      raw.close();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 // The client against @infill/sim over real HTTP.
+import { getEventListeners } from "node:events";
 import { inspect } from "node:util";
 import { type Fault, type Sim, startSim } from "@infill/sim";
 import { afterEach, describe, expect, it } from "vitest";
@@ -199,6 +200,57 @@ describe("validation happens before any I/O", () => {
       expect((error as ValidationError).message).not.toContain("sk-with");
     }
   });
+
+  it("a bad value from the environment is named by its variable and not quoted", () => {
+    const saved = { key: process.env.DEEPSEEK_API_KEY, url: process.env.INFILL_BASE_URL };
+    const construct = (options: FimClientOptions = {}) => {
+      try {
+        new FimClient(options);
+      } catch (error) {
+        return error as ValidationError;
+      }
+      throw new Error("expected a throw");
+    };
+    try {
+      // The two variables swapped: the key lands in INFILL_BASE_URL.
+      process.env.INFILL_BASE_URL = KEY;
+      const swapped = construct({ apiKey: "sk-ok" });
+      expect(swapped.field).toBe("baseURL");
+      expect(swapped.message).toBe(
+        "INFILL_BASE_URL is not a valid URL; pass the API base as an http(s) URL, e.g. https://api.deepseek.com/beta",
+      );
+      expect(inspect(swapped, { depth: 20, showHidden: true })).not.toContain(KEY);
+      expect(construct({ apiKey: "sk-ok", baseURL: "nope" }).message).toMatch(/^baseURL is not a valid URL;/);
+
+      delete process.env.INFILL_BASE_URL;
+      process.env.DEEPSEEK_API_KEY = "sk-with space";
+      const key = construct();
+      expect(key.field).toBe("apiKey");
+      expect(key.message).toMatch(/^DEEPSEEK_API_KEY contains characters that cannot go in an HTTP header/);
+      expect(construct({ apiKey: "sk-with space" }).message).toMatch(/^apiKey contains/);
+    } finally {
+      restoreEnv("DEEPSEEK_API_KEY", saved.key);
+      restoreEnv("INFILL_BASE_URL", saved.url);
+    }
+  });
+
+  it.each([Number.NaN, -1, 0, "100"])(
+    "a per-call timeoutMs of %s is refused before anything is sent",
+    async (timeoutMs) => {
+      const { sim, client } = await setup();
+      const options = { timeoutMs: timeoutMs as number };
+      for (const call of [
+        () => client.complete(request, options),
+        () => drain(client.stream(request, options)),
+      ]) {
+        const error = (await rejection(call)) as ValidationError;
+        expect(error).toBeInstanceOf(ValidationError);
+        expect(error.field).toBe("timeoutMs");
+        expect(error.message).toMatch(/^timeoutMs must be a positive number of milliseconds, or Infinity/);
+      }
+      expect(sim.requests).toHaveLength(0);
+    },
+  );
 
   it("plain http to another host needs allowInsecureHttp", () => {
     expect(() => new FimClient({ baseURL: "http://10.1.2.3:8080" })).toThrow(/allowInsecureHttp: true/);
@@ -519,6 +571,17 @@ describe("cancellation and timeouts", () => {
     expect(performance.now() - started).toBeLessThan(3_000); // the server would answer after 10 s
     await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 1_000, "close");
     expect(sim.requests[0]?.aborted).toBe(true);
+  });
+
+  it("a stream advanced once and dropped lets go of the caller's signal at its deadline", async () => {
+    const { sim, client } = await setup({ tokenMs: 200 });
+    const controller = new AbortController();
+    const stream = client.stream(request, { signal: controller.signal, timeoutMs: 300 });
+    await stream.next(); // then dropped without return(): the generator's finally never runs
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    const closed = sim.requests[0]?.closed ?? Promise.reject(new Error("no request"));
+    await within(closed, 3_000, "the deadline closing the connection");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("a per-call timeoutMs overrides the client's, and also bounds streams", async () => {

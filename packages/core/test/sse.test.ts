@@ -80,17 +80,29 @@ describe("decodeChunks", () => {
     expect(await collect(parts)).toEqual(await collect([bytes]));
   });
 
-  it("reads past [DONE] without yielding what follows (so the socket is reusable)", async () => {
-    let drained = false;
+  it("returns at [DONE] without reading on (a held-open body must not delay the end), saying how much it read", async () => {
+    const head = encoder.encode(
+      `data: ${JSON.stringify(chunk("a"))}\n\ndata: [DONE]\n\ndata: {"ignored":1}\n\n`,
+    );
+    let pulledPastDone = false;
+    let released = false;
     async function* source() {
-      yield encoder.encode(`data: ${JSON.stringify(chunk("a"))}\n\ndata: [DONE]\n\n`);
-      yield encoder.encode(`data: ${JSON.stringify(chunk("after"))}\n\n`);
-      drained = true;
+      try {
+        yield head;
+        pulledPastDone = true;
+        yield encoder.encode(`data: ${JSON.stringify(chunk("after"))}\n\n`);
+      } finally {
+        released = true;
+      }
     }
     const out: CompletionChunk[] = [];
-    for await (const c of decodeChunks(source())) out.push(c);
+    const stream = decodeChunks(source());
+    let result = await stream.next();
+    for (; !result.done; result = await stream.next()) out.push(result.value);
     expect(out.map((c) => c.choices[0]?.text)).toEqual(["a"]);
-    expect(drained).toBe(true);
+    expect(result.value).toBe(head.length);
+    expect(pulledPastDone).toBe(false);
+    expect(released).toBe(true);
   });
 
   it("throws when the body ends before [DONE]", async () => {
