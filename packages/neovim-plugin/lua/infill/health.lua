@@ -75,6 +75,14 @@ function M.check()
     health.ok(
       ("setup() done; suggestions %s"):format(lsp.state.enabled and "enabled" or "disabled (:Infill enable)")
     )
+    for _, wrapped in ipairs(require("infill")._wrapped_keymaps()) do
+      health.info(
+        ("keymap %s wraps your earlier mapping (%s): with no suggestion to act on, that mapping runs"):format(
+          wrapped.lhs,
+          wrapped.previous
+        )
+      )
+    end
   end
 
   health.start("infill: server")

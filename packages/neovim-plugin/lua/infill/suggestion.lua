@@ -28,6 +28,9 @@ local CONTENT_MODIFIED = -32801
 ---@field client_id integer
 ---@field id integer
 ---@field seq integer
+---@field bufnr integer
+---@field row integer Row of the request's cursor (0-based).
+---@field col integer Byte column of the request's cursor (0-based).
 
 ---@class infill.SuggestionState
 ---@field bufnr? integer Buffer the items belong to.
@@ -290,7 +293,7 @@ function M.request(bufnr, trigger)
   if ok and id then
     -- The answer may already have been handled if the transport answered synchronously.
     if state.seq == seq then
-      state.inflight = { client_id = client.id, id = id, seq = seq }
+      state.inflight = { client_id = client.id, id = id, seq = seq, bufnr = bufnr, row = row, col = col }
     end
     return true
   end
@@ -468,11 +471,87 @@ function M.suggest()
   return M.request(api.nvim_get_current_buf(), TRIGGER_INVOKED)
 end
 
+--- Is (`row`, `col`) before (`anchor_row`, `anchor_col`)? A nil `row` is the whole buffer, before everything.
+---@param row? integer
+---@param col integer
+---@param anchor_row integer
+---@param anchor_col integer
+---@return boolean
+local function before(row, col, anchor_row, anchor_col)
+  return row == nil or row < anchor_row or (row == anchor_row and col < anchor_col)
+end
+
+--- `bufnr` changed from (`row`, `col`) on (0-based, bytes; a nil `row`: all of it, a reload). Typing at or after
+--- the suggestion's anchor is type-through; a change before it (an edit above, an auto-import, a line joined)
+--- moves or alters the text the suggestion was made for, so the remembered suggestion is dropped and the answer to
+--- a request made before the change is ignored, like the server's `didChange` does. Runs inside
+--- `nvim_buf_attach`'s `on_bytes`, so the ghost text is cleared once the change is done.
+---@param bufnr integer
+---@param row? integer
+---@param col integer
+function M.on_change(bufnr, row, col)
+  if state.bufnr == bufnr then
+    for _, item in ipairs(state.items) do
+      if before(row, col, item.row, item.col) then
+        state.items = {}
+        state.index = 1
+        vim.schedule(function()
+          if state.shown and state.shown.bufnr == bufnr then
+            M.refresh()
+          end
+        end)
+        break
+      end
+    end
+  end
+  local inflight = state.inflight
+  if inflight and inflight.bufnr == bufnr and before(row, col, inflight.row, inflight.col) then
+    -- The server drops it too; forgetting it here (rather than cancelling, which fires autocmds) is enough.
+    state.inflight = nil
+    state.seq = state.seq + 1
+  end
+end
+
+--- Token of the live `nvim_buf_attach` of each buffer followed; a callback whose token is no longer there
+--- detaches itself.
+---@type table<integer, table>
+local watching = {}
+
+---@param bufnr integer
+local function watch(bufnr)
+  if watching[bufnr] then
+    return
+  end
+  local token = {}
+  local ok = api.nvim_buf_attach(bufnr, false, {
+    on_bytes = function(_, buf, _, start_row, start_col)
+      if watching[buf] ~= token then
+        return true
+      end
+      M.on_change(buf, start_row, start_col)
+    end,
+    on_reload = function(_, buf)
+      if watching[buf] == token then
+        M.on_change(buf, nil, 0)
+      end
+    end,
+    on_detach = function(_, buf)
+      if watching[buf] == token then
+        watching[buf] = nil
+      end
+    end,
+  })
+  if ok then
+    watching[bufnr] = token
+  end
+end
+
 local group = api.nvim_create_augroup("infill.suggestion", { clear = true })
 
 --- Follow insert-mode typing in `bufnr` (called when the infill client attaches to it).
 ---@param bufnr integer
 function M.attach(bufnr)
+  watch(bufnr)
   api.nvim_clear_autocmds({ group = group, buffer = bufnr })
   api.nvim_create_autocmd({ "InsertEnter", "TextChangedI", "TextChangedP", "CursorMovedI" }, {
     group = group,
@@ -502,6 +581,7 @@ end
 --- Stop following `bufnr` (the client detached).
 ---@param bufnr integer
 function M.detach(bufnr)
+  watching[bufnr] = nil
   api.nvim_clear_autocmds({ group = group, buffer = bufnr })
   if state.bufnr == bufnr then
     M.dismiss()

@@ -135,7 +135,9 @@ end
 M.max_lines = 16
 
 --- Read `now` for `s` from buffer `bufnr` with the cursor at (`row`, `col`), 0-based; nil when the cursor is
---- before the anchor or too far past it.
+--- before the anchor or too far past it. This reads the anchor's row and column as they were: the caller must
+--- drop `s` when the buffer changes before the anchor (lines added or removed above move other text there), as
+--- `infill.suggestion` does from `nvim_buf_attach`'s `on_bytes`.
 ---@param bufnr integer
 ---@param s infill.Anchored
 ---@param row integer

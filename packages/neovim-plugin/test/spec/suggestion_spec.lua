@@ -204,6 +204,70 @@ describe("suggestion", function()
     end)
   end)
 
+  describe("edits before the anchor", function()
+    it("drop the remembered suggestion, so a line that looks the same does not get it", function()
+      setup_buffer({ "foo(", "foo(", "foo(" }, { 2, 4 }, { { "a, b)" } })
+      suggestion.attach(bufnr)
+      h.eq("a, b)", h.ghost_text(bufnr))
+      vim.api.nvim_buf_set_lines(bufnr, 0, 1, false, {}) -- a line deleted above: the anchor's line moves up
+      vim.api.nvim_win_set_cursor(0, { 2, 4 }) -- the old third line, now at the anchor's row, looks the same
+      h.eq(nil, suggestion.view())
+      h.eq({}, suggestion.state.items)
+      h.wait_for(function()
+        return #marks() == 0
+      end, 1000, "the ghost text cleared")
+    end)
+
+    it("drop it for an edit earlier on the anchor's line, too", function()
+      setup_buffer({ "x = foo(" }, { 1, 8 }, { { "a)" } })
+      suggestion.attach(bufnr)
+      vim.api.nvim_buf_set_text(bufnr, 0, 0, 0, 1, { "y" })
+      h.eq({}, suggestion.state.items)
+    end)
+
+    it("keep it for typing at the anchor and for edits after or below it", function()
+      setup_buffer({ "x = 1", "foo(", "" }, { 2, 4 }, { { "a, b)" } })
+      suggestion.attach(bufnr)
+      vim.api.nvim_buf_set_text(bufnr, 2, 0, 2, 0, { "below" })
+      vim.api.nvim_buf_set_text(bufnr, 1, 4, 1, 4, { "a" })
+      vim.api.nvim_win_set_cursor(0, { 2, 5 })
+      h.eq(", b)", suggestion.view().text)
+      suggestion.refresh()
+      h.eq(", b)", h.ghost_text(bufnr))
+    end)
+
+    it("ignore the answer to a request made before the change", function()
+      setup_buffer({ "", "foo(" }, { 2, 4 }, {})
+      suggestion.attach(bufnr)
+      local seq = suggestion.state.seq
+      suggestion.state.inflight = { client_id = 0, id = 1, seq = seq, bufnr = bufnr, row = 1, col = 4 }
+      vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "import x" }) -- a line added above
+      h.eq(nil, suggestion.state.inflight)
+      h.eq(false, suggestion.busy())
+      vim.api.nvim_win_set_cursor(0, { 2, 4 })
+      local req = { row = 1, col = 4, line = "foo(", encoding = "utf-8", client_id = 0 }
+      suggestion.on_result(seq, bufnr, req, nil, { items = { { insertText = "a)" } } })
+      h.eq({}, marks())
+      h.eq({}, suggestion.state.items)
+    end)
+
+    it("are not followed in a buffer the client detached from, and are again once it attaches", function()
+      setup_buffer({ "", "foo(" }, { 2, 4 }, { { "a)" } })
+      local items = vim.deepcopy(suggestion.state.items)
+      suggestion.attach(bufnr)
+      suggestion.attach(bufnr) -- again: still followed once
+      suggestion.detach(bufnr)
+      suggestion.state.bufnr, suggestion.state.items = bufnr, vim.deepcopy(items)
+      vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "above" })
+      h.eq(1, #suggestion.state.items, "a detached buffer's edits are not followed")
+      suggestion.attach(bufnr)
+      items[1].row = 2
+      suggestion.state.items = vim.deepcopy(items)
+      vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "above" })
+      h.eq({}, suggestion.state.items)
+    end)
+  end)
+
   describe("answers", function()
     local req = { row = 0, col = 3, line = "aé😀)", encoding = "utf-16", client_id = 7 }
 
