@@ -16,13 +16,14 @@ import {
   TextDocumentSyncKind,
   type WatchDog,
 } from "vscode-languageserver";
-import { createProtocolConnection } from "vscode-languageserver/node";
+import { createProtocolConnection, StreamMessageReader } from "vscode-languageserver/node";
 import pkg from "../package.json" with { type: "json" };
 import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
 import { Documents } from "./documents.js";
 import { type Answer, CompletionEngine, type RequestKind, type Upstream } from "./engine.js";
 import { type FailureNotice, UpstreamHealth } from "./health.js";
 import { createLogger, redactor } from "./logger.js";
+import { FramedMessageWriter } from "./message-writer.js";
 import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
 import { defaultSettings, mergeSettings, type Settings, type SettingsLayer } from "./settings.js";
 import { apiUpstream, type ClosableUpstream, preloadClient, simUpstream } from "./upstreams.js";
@@ -68,7 +69,12 @@ export function startServer(options: ServerOptions): RunningServer {
     exit: (code) => options.onExit?.(code),
   };
   const connection = createServerConnection(
-    (logger) => createProtocolConnection(options.input, options.output, logger),
+    (logger) =>
+      createProtocolConnection(
+        new StreamMessageReader(options.input),
+        new FramedMessageWriter(options.output),
+        logger,
+      ),
     watchDog,
   );
 
