@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 
 /** Where completions come from. */
-export const PROVIDERS = ["deepseek", "sim"] as const;
+const PROVIDERS = ["deepseek", "sim"] as const;
 
 /** Every setting and its validation; each is checked on its own so one bad value does not void the others. */
 export const FIELDS = {
