@@ -1,0 +1,97 @@
+import type { Family } from "./types.js";
+
+/** LSP language ids of the families whose imports are resolved. */
+const FAMILY_BY_LANGUAGE: Readonly<Record<string, Family>> = {
+  typescript: "typescript",
+  typescriptreact: "typescript",
+  javascript: "typescript",
+  javascriptreact: "typescript",
+  python: "python",
+  go: "go",
+  rust: "rust",
+  lua: "lua",
+};
+
+/** File extensions of those families, for files that are not open (no language id). */
+const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
+  ".ts": "typescript",
+  ".tsx": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".js": "typescript",
+  ".jsx": "typescript",
+  ".mjs": "typescript",
+  ".cjs": "typescript",
+  ".py": "python",
+  ".pyi": "python",
+  ".go": "go",
+  ".rs": "rust",
+  ".lua": "lua",
+};
+
+/** The family of a document: by its LSP language id, else by its file extension; undefined for the others. */
+export function familyOf(languageId: string | undefined, path: string): Family | undefined {
+  const byId = languageId === undefined ? undefined : FAMILY_BY_LANGUAGE[languageId];
+  if (byId) return byId;
+  const dot = path.lastIndexOf(".");
+  return dot === -1 ? undefined : FAMILY_BY_EXTENSION[path.slice(dot).toLowerCase()];
+}
+
+const HASH = ["#", ""] as const;
+const DASHES = ["--", ""] as const;
+const SLASHES = ["//", ""] as const;
+
+/** Line comments (prefix, suffix) by LSP language id; `//` for the rest of the C family and unknown ids. */
+const COMMENT_BY_LANGUAGE: Readonly<Record<string, readonly [string, string]>> = {
+  python: HASH,
+  ruby: HASH,
+  shellscript: HASH,
+  sh: HASH,
+  bash: HASH,
+  zsh: HASH,
+  fish: HASH,
+  perl: HASH,
+  r: HASH,
+  julia: HASH,
+  elixir: HASH,
+  nim: HASH,
+  crystal: HASH,
+  coffeescript: HASH,
+  powershell: HASH,
+  dockerfile: HASH,
+  makefile: HASH,
+  cmake: HASH,
+  yaml: HASH,
+  toml: HASH,
+  nix: HASH,
+  terraform: HASH,
+  graphql: HASH,
+  lua: DASHES,
+  sql: DASHES,
+  haskell: DASHES,
+  elm: DASHES,
+  ada: DASHES,
+  clojure: [";;", ""],
+  lisp: [";;", ""],
+  scheme: [";;", ""],
+  "emacs-lisp": [";;", ""],
+  erlang: ["%", ""],
+  latex: ["%", ""],
+  tex: ["%", ""],
+  matlab: ["%", ""],
+  vim: ['"', ""],
+  html: ["<!--", " -->"],
+  xml: ["<!--", " -->"],
+  markdown: ["<!--", " -->"],
+  vue: ["<!--", " -->"],
+  svelte: ["<!--", " -->"],
+  css: ["/*", " */"],
+  ocaml: ["(*", " *)"],
+  fsharp: SLASHES,
+};
+
+/** A line of text as a comment in the document's language: `// text`, `# text`, `<!-- text -->`. */
+export function commentLine(languageId: string, text: string): string {
+  const [open, close] = COMMENT_BY_LANGUAGE[languageId] ?? SLASHES;
+  return `${open} ${text}${close}`;
+}
