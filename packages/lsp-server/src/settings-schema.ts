@@ -33,6 +33,17 @@ export const FIELDS = {
   logLevel: z.enum(["off", "error", "warn", "info", "debug"]),
   /** Send a `$/infill/metrics` notification after each answered completion (latency, usage). Default false. */
   metrics: z.boolean(),
+  /**
+   * Repository context: declarations of imported names and similar code from other files, at the start of the
+   * prompt. Each key is optional in a layer and merged key by key: `enabled` (default true), `maxTokens` (the
+   * block's budget, in estimated tokens, taken out of `contextTokens`; default 1024), `exclude` (gitignore-style
+   * patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns; default []).
+   */
+  context: z.strictObject({
+    enabled: z.optional(z.boolean()),
+    maxTokens: z.optional(z.int().check(z.gte(0), z.lte(100_000))),
+    exclude: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(1000))),
+  }),
 };
 
 /**
@@ -82,9 +93,10 @@ export function parseLayer(raw: unknown, source: string): LayerResult {
     if (result.success) layer[key] = result.data;
     else {
       rejected.push(key);
-      problems.push(
-        `infill: ignoring ${source}: ${key}: ${result.error.issues[0]?.message ?? "invalid value"}`,
-      );
+      const issue = result.error.issues[0];
+      // A nested setting names the key inside it: `context.maxTokens`, not just `context`.
+      const where = [key, ...(issue?.path ?? [])].join(".");
+      problems.push(`infill: ignoring ${source}: ${where}: ${issue?.message ?? "invalid value"}`);
     }
   }
   return { layer: layer as SettingsLayer, problems, rejected };

@@ -6,9 +6,15 @@ export type { SettingsLayer } from "./settings-schema.js";
 // Types come from the schemas (settings-schema.ts); this module holds what is needed before they are loaded.
 
 /** The effective settings: every field present (`baseUrl` undefined means the client's default). */
-export type Settings = { [K in Exclude<keyof typeof FIELDS, "baseUrl">]: z.infer<(typeof FIELDS)[K]> } & {
+export type Settings = {
+  [K in Exclude<keyof typeof FIELDS, "baseUrl" | "context">]: z.infer<(typeof FIELDS)[K]>;
+} & {
   baseUrl: string | undefined;
+  context: ContextSettings;
 };
+
+/** Repository context settings, every key present (see `FIELDS.context`). */
+export type ContextSettings = Required<z.infer<(typeof FIELDS)["context"]>>;
 /** Log verbosity. */
 export type LogLevel = Settings["logLevel"];
 
@@ -28,15 +34,23 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     timeoutMs: 10_000,
     logLevel: "warn",
     metrics: false,
+    context: { enabled: true, maxTokens: 1024, exclude: [] },
   };
 }
+
+/** Settings whose value is an object merged key by key across layers (a layer need not repeat the others). */
+const MERGED_BY_KEY = new Set<string>(["context"]);
 
 /** Layer settings: defaults < initializationOptions < workspace configuration. */
 export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Settings {
   const merged: Settings = { ...base };
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
-      if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+      if (value === undefined) continue;
+      const target = merged as Record<string, unknown>;
+      target[key] = MERGED_BY_KEY.has(key)
+        ? { ...(target[key] as object), ...definedOnly(value as object) }
+        : value;
     }
   }
   return merged;
@@ -46,4 +60,8 @@ export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Setti
 export function isEnabledFor(settings: Settings, languageId: string): boolean {
   if (!settings.enable) return false;
   return settings.languages[languageId] ?? settings.languages["*"] ?? true;
+}
+
+function definedOnly(value: object): object {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }

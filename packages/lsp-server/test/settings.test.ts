@@ -24,6 +24,9 @@ describe("parseLayer", () => {
     [{ languages: { markdown: "no" } }, "languages"],
     [{ logLevel: "trace" }, "logLevel"],
     [{ model: "" }, "model"],
+    [{ context: { maxTokens: -1 } }, "context.maxTokens"],
+    [{ context: { exclude: "*.gen.ts" } }, "context.exclude"],
+    [{ context: { depth: 2 } }, "context"],
   ])("%j is refused, naming %s", (raw, key) => {
     const { layer, problems } = parseLayer(raw, "settings");
     expect(layer).toEqual({});
@@ -47,6 +50,16 @@ describe("settings", () => {
     expect(base.baseUrl).toBe("http://127.0.0.1:1/beta");
     const merged = mergeSettings(base, { debounceMs: 10, maxTokens: 64 }, { debounceMs: 0 });
     expect(merged).toMatchObject({ debounceMs: 0, maxTokens: 64, model: "deepseek-v4-pro" });
+  });
+
+  it("merges the context setting key by key across layers", () => {
+    const merged = mergeSettings(
+      defaultSettings({}),
+      { context: { maxTokens: 512, exclude: ["*.gen.ts"] } },
+      { context: { enabled: false } },
+    );
+    expect(merged.context).toEqual({ enabled: false, maxTokens: 512, exclude: ["*.gen.ts"] });
+    expect(defaultSettings({}).context).toEqual({ enabled: true, maxTokens: 1024, exclude: [] });
   });
 
   it.each([

@@ -1,0 +1,89 @@
+import { isAbsolute, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** A workspace folder as LSP gives it. */
+export interface WorkspaceFolderParam {
+  readonly uri: string;
+  readonly name?: string;
+}
+
+/** A workspace folder as the server keeps it. */
+export interface Folder {
+  /** Absolute path, without a trailing separator. */
+  readonly path: string;
+  readonly name: string;
+}
+
+/** The absolute path of a `file:` URI, or undefined for other schemes and malformed URIs. */
+export function uriToPath(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return trimSeparator(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `file:` URI of an absolute path. */
+export function pathToUri(path: string): string {
+  return pathToFileURL(path).href;
+}
+
+function trimSeparator(path: string): string {
+  return path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path;
+}
+
+/**
+ * The workspace folders: the only places files are read from, and what paths in prompts are relative to. Set from
+ * `initialize` (`workspaceFolders`, else `rootUri`) and changed by `workspace/didChangeWorkspaceFolders`.
+ */
+export class Workspace {
+  #folders: Folder[] = [];
+
+  /** The folders, innermost first when they nest. */
+  get folders(): readonly Folder[] {
+    return this.#folders;
+  }
+
+  /** Replace the folders (at `initialize`). Non-`file:` folders are ignored. */
+  set(folders: readonly WorkspaceFolderParam[]): void {
+    this.#folders = [];
+    this.change(folders, []);
+  }
+
+  /** Add and remove folders (`workspace/didChangeWorkspaceFolders`). */
+  change(added: readonly WorkspaceFolderParam[], removed: readonly WorkspaceFolderParam[]): void {
+    const gone = new Set(removed.map((folder) => uriToPath(folder.uri)));
+    const next = this.#folders.filter((folder) => !gone.has(folder.path));
+    for (const folder of added) {
+      const path = uriToPath(folder.uri);
+      if (path === undefined || next.some((known) => known.path === path)) continue;
+      next.push({ path, name: folder.name || path.slice(path.lastIndexOf(sep) + 1) || path });
+    }
+    // Innermost first: a path inside nested folders belongs to the deepest one.
+    this.#folders = next.sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** The folder holding an absolute path (the innermost one), or undefined when it is outside them all. */
+  folderOf(path: string): Folder | undefined {
+    return this.#folders.find((folder) => contains(folder.path, path));
+  }
+
+  /**
+   * How a path is named in prompts: relative to its folder with `/` separators, prefixed with the folder's name when
+   * there are several folders; undefined outside the workspace.
+   */
+  relative(path: string): string | undefined {
+    const folder = this.folderOf(path);
+    if (!folder) return undefined;
+    const rel = relative(folder.path, path).split(sep).join("/");
+    return this.#folders.length > 1 ? `${folder.name}/${rel}` : rel;
+  }
+}
+
+/** Whether `path` is `dir` or lies inside it (both absolute and normalised). */
+export function contains(dir: string, path: string): boolean {
+  if (!isAbsolute(path)) return false;
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { contains, pathToUri, uriToPath, Workspace } from "../../src/context/workspace.js";
+
+describe("uriToPath", () => {
+  it.each([
+    ["file:///home/u/p/a.ts", "/home/u/p/a.ts"],
+    ["file:///home/u/p/", "/home/u/p"],
+    ["file:///home/u/my%20project/a.ts", "/home/u/my project/a.ts"],
+    ["untitled:Untitled-1", undefined],
+    ["https://example.com/a.ts", undefined],
+    ["file://remote-host/share/a.ts", undefined],
+  ])("%s → %s", (uri, path) => {
+    expect(uriToPath(uri)).toBe(path);
+  });
+
+  it("round-trips with pathToUri", () => {
+    expect(uriToPath(pathToUri("/tmp/a b/c#d.ts"))).toBe("/tmp/a b/c#d.ts");
+  });
+});
+
+describe("contains", () => {
+  it.each([
+    ["/w", "/w", true],
+    ["/w", "/w/a.ts", true],
+    ["/w", "/w/..a/b.ts", true],
+    ["/w", "/w2/a.ts", false],
+    ["/w", "/a.ts", false],
+    ["/w/p", "/w/a.ts", false],
+    ["/w", "relative/a.ts", false],
+  ])("%s holds %s: %s", (dir, path, expected) => {
+    expect(contains(dir, path)).toBe(expected);
+  });
+});
+
+describe("Workspace", () => {
+  it("names paths relative to their folder, and knows nothing outside", () => {
+    const ws = new Workspace();
+    ws.set([{ uri: "file:///w/app", name: "app" }]);
+    expect(ws.relative("/w/app/src/a.ts")).toBe("src/a.ts");
+    expect(ws.relative("/w/other/a.ts")).toBeUndefined();
+    expect(ws.folderOf("/w/app/src/a.ts")?.path).toBe("/w/app");
+  });
+
+  it("prefixes the folder name with several folders, and picks the innermost of nested ones", () => {
+    const ws = new Workspace();
+    ws.set([
+      { uri: "file:///w", name: "mono" },
+      { uri: "file:///w/packages/core", name: "core" },
+    ]);
+    expect(ws.relative("/w/packages/core/src/a.ts")).toBe("core/src/a.ts");
+    expect(ws.relative("/w/README.md")).toBe("mono/README.md");
+  });
+
+  it("follows added and removed folders, ignoring duplicates and non-file URIs", () => {
+    const ws = new Workspace();
+    ws.set([{ uri: "file:///a" }, { uri: "vscode-vfs://github/x" }]);
+    ws.change([{ uri: "file:///b", name: "b" }, { uri: "file:///b" }], [{ uri: "file:///a" }]);
+    expect(ws.folders.map((f) => f.path)).toEqual(["/b"]);
+    expect(ws.folders[0]?.name).toBe("b");
+    ws.change([{ uri: "file:///c/" }], []);
+    expect(ws.folders.map((f) => [f.path, f.name])).toEqual([
+      ["/b", "b"],
+      ["/c", "c"],
+    ]);
+  });
+});
