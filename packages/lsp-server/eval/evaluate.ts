@@ -1,0 +1,125 @@
+// One corpus, context off and on: find and sample the holes, drive a server per configuration, account the tokens.
+import { type Sim, startSim } from "@infill/sim";
+import { defaultSettings } from "../src/settings.js";
+import type { Corpus } from "./corpus.js";
+import {
+  type Observation,
+  planSession,
+  replaySession,
+  runHoles,
+  SCENARIOS,
+  type Scenario,
+  type SessionPlan,
+  type SessionRun,
+  WorkspaceFiles,
+} from "./drive.js";
+import { type ConfigFigures, type ConfigRun, figuresOf } from "./figures.js";
+import { findHoles, type Hole } from "./holes.js";
+import { launch } from "./lsp-client.js";
+import { type SampleCaps, sampleHoles } from "./sample.js";
+import { usageOf } from "./usage.js";
+
+/** The two configurations compared, in report order. */
+export const CONFIGS = [
+  { name: "off", enabled: false },
+  { name: "on", enabled: true },
+] as const;
+
+/** A configuration's name. */
+export type ConfigName = (typeof CONFIGS)[number]["name"];
+
+/** How to evaluate. */
+export interface EvaluateOptions {
+  /** Path of the built `infill-lsp.js`. */
+  readonly bin: string;
+  readonly caps: SampleCaps;
+  /** Progress lines (not figures); default none. */
+  readonly progress?: (line: string) => void;
+}
+
+/** Everything measured on one corpus. */
+export interface CorpusResult {
+  readonly corpus: Corpus;
+  /** Every hole the oracle found. */
+  readonly found: readonly Hole[];
+  /** The holes run. */
+  readonly sampled: readonly Hole[];
+  readonly caps: SampleCaps;
+  /** The replayed session's file and region. */
+  readonly session: SessionPlan | undefined;
+  /** The server's budget of prompt + suffix, in estimated tokens (its default, which the eval does not set). */
+  readonly contextTokens: number;
+  readonly runs: Readonly<Record<ConfigName, ConfigRun>>;
+  readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
+}
+
+/** Evaluate one corpus with context off and on, each configuration on a server of its own. */
+export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): Promise<CorpusResult> {
+  const progress = options.progress ?? (() => {});
+  const t0 = performance.now();
+  const found = findHoles(corpus.root, corpus.files);
+  const sampled = sampleHoles(found, options.caps);
+  progress(
+    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  const files = new WorkspaceFiles(corpus);
+  const session = planSession(files, sampled);
+  const contextTokens = defaultSettings({}).contextTokens;
+
+  const sim = await startSim();
+  const runs = {} as Record<ConfigName, ConfigRun>;
+  try {
+    for (const config of CONFIGS) {
+      runs[config.name] = await runConfig(sim, corpus, files, sampled, session, config, options, progress);
+    }
+  } finally {
+    await sim.close();
+  }
+  const figures = Object.fromEntries(
+    CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
+  ) as Record<ConfigName, ConfigFigures>;
+  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures };
+}
+
+async function runConfig(
+  sim: Sim,
+  corpus: Corpus,
+  files: WorkspaceFiles,
+  holes: readonly Hole[],
+  plan: SessionPlan | undefined,
+  config: (typeof CONFIGS)[number],
+  options: EvaluateOptions,
+  progress: (line: string) => void,
+): Promise<ConfigRun> {
+  const editor = await launch({
+    bin: options.bin,
+    baseUrl: sim.url,
+    root: corpus.root,
+    initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
+  });
+  const observations = {} as Record<Scenario, Observation[]>;
+  let session: SessionRun | undefined;
+  try {
+    for (const scenario of SCENARIOS) {
+      const t = performance.now();
+      observations[scenario] = await runHoles(editor, sim, files, holes, scenario);
+      progress(
+        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
+    session = plan && (await replaySession(editor, sim, files, plan));
+  } finally {
+    await editor.shutdown();
+  }
+  const usages = {} as Record<Scenario, Awaited<ReturnType<typeof usageOf>>>;
+  for (const scenario of SCENARIOS) {
+    usages[scenario] = await usageOf(observations[scenario].flatMap((o) => (o.sent ? [o.sent] : [])));
+  }
+  return {
+    observations,
+    usages,
+    session,
+    sessionUsages: session ? await usageOf(session.sent) : [],
+    messages: editor.messages,
+  };
+}

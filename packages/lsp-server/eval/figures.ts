@@ -1,0 +1,124 @@
+// The figures of one server configuration on one corpus, computed from what the sim received. Pure.
+import { estimateTokens } from "../src/prompt-window.js";
+import type { Observation, Scenario, SentRequest, SessionRun } from "./drive.js";
+import { type Hole, IMPORT_KINDS, type ImportKind } from "./holes.js";
+import type { PromptUsage } from "./usage.js";
+
+/** The goals of issue 13, checked on the "context on" figures. */
+export const GOALS = {
+  /** Recall with only the current file open (imports read from disk). */
+  recallDisk: 0.85,
+  /** Recall with the declaring file and three unrelated files open as tabs. */
+  recallTabs: 0.95,
+  /** Requests over the `contextTokens` budget. */
+  overBudget: 0,
+  /** Prompt-cache hit ratio of the replayed session. */
+  cacheHits: 0.9,
+  /** Context-selection time at p50, in ms (strictly below). */
+  selectionP50Ms: 1,
+} as const;
+
+/** `hits` of `total`. */
+export interface Ratio {
+  readonly hits: number;
+  readonly total: number;
+}
+
+/** Recall in one scenario: over all holes and per import kind. */
+export interface Recall {
+  readonly all: Ratio;
+  readonly byKind: Readonly<Record<ImportKind, Ratio>>;
+}
+
+/** What one configuration (context off or on) produced on one corpus. */
+export interface ConfigRun {
+  readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+  /** The sim's usage of each observation that sent a request, in order. */
+  readonly usages: Readonly<Record<Scenario, readonly PromptUsage[]>>;
+  readonly session: SessionRun | undefined;
+  /** The sim's usage of the session's requests, in order, from an empty cache. */
+  readonly sessionUsages: readonly PromptUsage[];
+  /** What the server said with `window/showMessage` (a refused setting shows here). */
+  readonly messages: readonly string[];
+}
+
+/** The figures of one configuration on one corpus. */
+export interface ConfigFigures {
+  readonly recall: Readonly<Record<Scenario, Recall>>;
+  /** Holes whose request reached the sim, per scenario (the others count as not recalled). */
+  readonly captured: Readonly<Record<Scenario, Ratio>>;
+  /** Mean `prompt_tokens` of the hole requests, per scenario; undefined without requests. */
+  readonly meanPromptTokens: Readonly<Record<Scenario, number | undefined>>;
+  /** Requests (holes and session) whose prompt + suffix is estimated over `contextTokens`. */
+  readonly overBudget: Ratio;
+  /** `prompt_cache_hit_tokens / prompt_tokens` over the session's requests; undefined without any. */
+  readonly cacheHits: number | undefined;
+  /** Words typed in the session and the upstream requests they caused. */
+  readonly session: { readonly words: number; readonly requests: number } | undefined;
+  /** Context-selection time over every request whose metrics report it; undefined when none does. */
+  readonly selectionMs: { readonly p50: number; readonly p99: number; readonly n: number } | undefined;
+}
+
+/** Whether a request contains one of the hole's declaration lines (each compared trimmed, as a substring). */
+export function recalled(hole: Pick<Hole, "declarations">, sent: SentRequest | undefined): boolean {
+  if (!sent) return false;
+  return hole.declarations.some((d) => sent.prompt.includes(d.text) || sent.suffix.includes(d.text));
+}
+
+/** The value at quantile `q` (0–1) of `values`: the element at rank ⌊q·n⌋ of the sorted values. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+function recallOf(observations: readonly Observation[]): Recall {
+  const ratio = (list: readonly Observation[]): Ratio => ({
+    hits: list.filter((o) => recalled(o.hole, o.sent)).length,
+    total: list.length,
+  });
+  const byKind = Object.fromEntries(
+    IMPORT_KINDS.map((kind) => [kind, ratio(observations.filter((o) => o.hole.importKind === kind))]),
+  ) as Record<ImportKind, Ratio>;
+  return { all: ratio(observations), byKind };
+}
+
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
+
+/** The figures of a configuration's run, with `contextTokens` the server's budget of prompt + suffix. */
+export function figuresOf(run: ConfigRun, contextTokens: number): ConfigFigures {
+  const scenarios = Object.keys(run.observations) as Scenario[];
+  const perScenario = <T>(f: (scenario: Scenario) => T) =>
+    Object.fromEntries(scenarios.map((s) => [s, f(s)])) as Record<Scenario, T>;
+
+  const sent = [
+    ...scenarios.flatMap((s) => run.observations[s].flatMap((o) => (o.sent ? [o.sent] : []))),
+    ...(run.session?.sent ?? []),
+  ];
+  const metrics = [
+    ...scenarios.flatMap((s) => run.observations[s].flatMap((o) => (o.metrics ? [o.metrics] : []))),
+    ...(run.session?.metrics ?? []),
+  ];
+  const selection = metrics.flatMap((m) => (m.context ? [m.context.ms] : []));
+  const sessionPrompt = run.sessionUsages.reduce((sum, u) => sum + u.prompt_tokens, 0);
+  const sessionHits = run.sessionUsages.reduce((sum, u) => sum + u.prompt_cache_hit_tokens, 0);
+
+  return {
+    recall: perScenario((s) => recallOf(run.observations[s])),
+    captured: perScenario((s) => ({
+      hits: run.observations[s].filter((o) => o.sent).length,
+      total: run.observations[s].length,
+    })),
+    meanPromptTokens: perScenario((s) => mean(run.usages[s].map((u) => u.prompt_tokens))),
+    overBudget: {
+      hits: sent.filter((body) => estimateTokens(body.prompt + body.suffix) > contextTokens).length,
+      total: sent.length,
+    },
+    cacheHits: sessionPrompt === 0 ? undefined : sessionHits / sessionPrompt,
+    session: run.session && { words: run.session.words, requests: run.session.sent.length },
+    selectionMs:
+      selection.length === 0
+        ? undefined
+        : { p50: quantile(selection, 0.5), p99: quantile(selection, 0.99), n: selection.length },
+  };
+}

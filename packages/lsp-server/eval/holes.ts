@@ -1,0 +1,261 @@
+// The oracle: CrossCodeEval-style holes and the declarations they need, found with the TypeScript compiler, which
+// shares no code with the server's own import parsing and declaration outlining.
+import path from "node:path";
+import ts from "typescript";
+
+/** How the hole's identifier reached the current file. */
+export type ImportKind = "named" | "namespace" | "default";
+
+/** What was being typed at the hole: `X(`, `new X(`, `X.`, `X<`. */
+export type HolePattern = "call" | "new" | "member" | "generic";
+
+/** Every import kind, in report order. */
+export const IMPORT_KINDS: readonly ImportKind[] = ["named", "namespace", "default"];
+
+/** Every hole pattern, in report order. */
+export const HOLE_PATTERNS: readonly HolePattern[] = ["call", "new", "member", "generic"];
+
+/** Where a hole's identifier is declared: a workspace-relative path and the declaration's name line. */
+export interface DeclarationLine {
+  /** Workspace-relative path, `/`-separated. */
+  readonly file: string;
+  /** 0-based line of the declaration's name. */
+  readonly line: number;
+  /** That line, trimmed: what a request must contain for the hole to count as recalled. */
+  readonly text: string;
+}
+
+/** A place where completing the line needs a declaration from another file. */
+export interface Hole {
+  /** `file:line:character` (1-based), stable across runs. */
+  readonly id: string;
+  /** Workspace-relative path of the current file, `/`-separated. */
+  readonly file: string;
+  /** The cursor (0-based, UTF-16): right after the `(`, `.` or `<` that follows the identifier. */
+  readonly line: number;
+  readonly character: number;
+  /** The cursor as an offset into the file's text (UTF-16). */
+  readonly offset: number;
+  /** The identifier X whose declaration the completion needs (for `ns.X(`, X). */
+  readonly name: string;
+  readonly importKind: ImportKind;
+  readonly pattern: HolePattern;
+  /**
+   * X's declarations in other files of the corpus (several for overloads and merged declarations); the hole is
+   * recalled when a request contains any of their lines.
+   */
+  readonly declarations: readonly DeclarationLine[];
+  /** Workspace-relative paths of the corpus files the current file imports from (for choosing unrelated tabs). */
+  readonly imports: readonly string[];
+}
+
+/** Source extensions the oracle reads (declaration files are not corpus code). */
+const SOURCE = /\.(?:[cm]?ts|tsx)$/;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/** Whether a workspace-relative path is a corpus source file. */
+export function isCorpusSource(file: string): boolean {
+  return SOURCE.test(file) && !DECLARATION_FILE.test(file);
+}
+
+// Only what the oracle needs: module resolution of relative specifiers with or without `.js`, and symbols.
+// No default library: resolving aliases needs no global types, and skipping it saves seconds per corpus.
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  noLib: true,
+  types: [],
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  allowImportingTsExtensions: true,
+  jsx: ts.JsxEmit.Preserve,
+  noEmit: true,
+};
+
+/**
+ * Every hole in a workspace's corpus files, sorted by file and position.
+ *
+ * A hole is a use of an identifier X imported from another corpus file, directly followed by `(`, `.` or `<` in a
+ * call, `new`, member access, type reference or type-argument list; the cursor sits right after that character.
+ * X is resolved through every alias (`checker.getAliasedSymbol`) to its declarations; holes whose X is declared
+ * outside the corpus (packages, bare specifiers that do not resolve) or only in the current file are no holes.
+ *
+ * Namespaces: for `ns.X(` where `ns` is `import * as ns` (or a named import of an `export * as ns` re-export), the
+ * identifier imported through the namespace is X, the hole's kind is `namespace`, and the cursor follows `ns.X(`.
+ * `ns.` itself is no hole: a module has no declaration line.
+ *
+ * A hole is dropped when the current file itself contains one of X's declaration lines (as a substring): a request
+ * would then contain it without any repository context, and recall would not measure the context.
+ *
+ * @param root - the workspace folder (absolute)
+ * @param files - workspace-relative paths of the corpus files, `/`-separated
+ */
+export function findHoles(root: string, files: readonly string[]): Hole[] {
+  const absolute = (file: string) => path.join(root, file);
+  const relative = (fileName: string) => path.relative(root, fileName).split(path.sep).join("/");
+  const corpus = new Set(files.filter(isCorpusSource).map(absolute));
+  const program = ts.createProgram([...corpus], COMPILER_OPTIONS);
+  const checker = program.getTypeChecker();
+  const holes: Hole[] = [];
+
+  for (const file of [...files].filter(isCorpusSource).sort()) {
+    const source = program.getSourceFile(absolute(file));
+    if (!source) continue;
+    const text = source.text;
+    const imports = importedFiles(source, checker, corpus).map(relative);
+
+    const declarationLines = (symbol: ts.Symbol): DeclarationLine[] => {
+      const found: DeclarationLine[] = [];
+      for (const declaration of symbol.declarations ?? []) {
+        const declaring = declaration.getSourceFile();
+        if (
+          ts.isSourceFile(declaration) ||
+          declaring === source ||
+          !corpus.has(path.normalize(declaring.fileName))
+        )
+          continue;
+        const name = ts.getNameOfDeclaration(declaration) ?? declaration;
+        const line = declaring.getLineAndCharacterOfPosition(name.getStart(declaring)).line;
+        const lineText = trimmedLine(declaring, line);
+        if (lineText !== "") found.push({ file: relative(declaring.fileName), line, text: lineText });
+      }
+      return found;
+    };
+
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && "(.<".includes(text[node.end] ?? " ")) {
+        const hole = holeAt(node);
+        if (hole) holes.push(hole);
+      }
+      node.forEachChild(visit);
+    };
+
+    const holeAt = (identifier: ts.Identifier): Hole | undefined => {
+      const use = importedUse(identifier, checker);
+      if (!use) return undefined;
+      const pattern = patternOf(use.expression);
+      if (!pattern) return undefined;
+      const declarations = declarationLines(use.target);
+      if (declarations.length === 0 || declarations.some((d) => text.includes(d.text))) return undefined;
+      const offset = use.expression.end + 1;
+      const cursor = source.getLineAndCharacterOfPosition(offset);
+      return {
+        id: `${file}:${cursor.line + 1}:${cursor.character + 1}`,
+        file,
+        line: cursor.line,
+        character: cursor.character,
+        offset,
+        name: identifier.text,
+        importKind: use.kind,
+        pattern,
+        declarations,
+        imports,
+      };
+    };
+
+    source.forEachChild(visit);
+  }
+  return holes;
+}
+
+/** An identifier that names something imported: the expression typed before the `(`, `.` or `<`, and its target. */
+interface ImportedUse {
+  /** `X`, or `ns.X` for a namespace member. */
+  expression: ts.Node;
+  kind: ImportKind;
+  /** The symbol X finally refers to, aliases resolved. */
+  target: ts.Symbol;
+}
+
+function importedUse(identifier: ts.Identifier, checker: ts.TypeChecker): ImportedUse | undefined {
+  const parent = identifier.parent;
+  // `ns.X` (a value) or `ns.X` (a type name): X is the imported identifier when `ns` is a module.
+  const qualifier =
+    ts.isPropertyAccessExpression(parent) && parent.name === identifier
+      ? parent.expression
+      : ts.isQualifiedName(parent) && parent.right === identifier
+        ? parent.left
+        : undefined;
+  if (qualifier) {
+    if (!ts.isIdentifier(qualifier) || !isModule(resolve(checker.getSymbolAtLocation(qualifier), checker)))
+      return undefined;
+    const target = resolve(checker.getSymbolAtLocation(identifier), checker);
+    return target && !isModule(target) ? { expression: parent, kind: "namespace", target } : undefined;
+  }
+  const symbol = checker.getSymbolAtLocation(identifier);
+  const declaration = symbol && symbol.flags & ts.SymbolFlags.Alias ? symbol.declarations?.[0] : undefined;
+  if (!declaration || isInsideImport(identifier)) return undefined;
+  let kind: ImportKind;
+  if (ts.isImportClause(declaration)) kind = "default";
+  else if (ts.isImportSpecifier(declaration))
+    kind = (declaration.propertyName ?? declaration.name).text === "default" ? "default" : "named";
+  else return undefined; // a namespace import itself (`ns(`), `import x = require()`, a local re-export
+  const target = resolve(symbol, checker);
+  return target && !isModule(target) ? { expression: identifier, kind, target } : undefined;
+}
+
+/** The symbol an alias finally names, or the symbol itself; undefined when it does not resolve. */
+function resolve(symbol: ts.Symbol | undefined, checker: ts.TypeChecker): ts.Symbol | undefined {
+  if (!symbol) return undefined;
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  return target.declarations?.length ? target : undefined;
+}
+
+function isModule(symbol: ts.Symbol | undefined): boolean {
+  return symbol?.declarations?.some(ts.isSourceFile) ?? false;
+}
+
+function isInsideImport(node: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node; n; n = n.parent) {
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isImportEqualsDeclaration(n))
+      return true;
+  }
+  return false;
+}
+
+/** What is being typed right after `expression`, when it is one of the hole patterns. */
+function patternOf(expression: ts.Node): HolePattern | undefined {
+  const parent = expression.parent;
+  const next = expression.getSourceFile().text[expression.end];
+  const callee =
+    (ts.isCallExpression(parent) || ts.isNewExpression(parent)) && parent.expression === expression
+      ? parent
+      : undefined;
+  if (next === "(" && callee && !callee.typeArguments) return ts.isNewExpression(callee) ? "new" : "call";
+  if (next === ".") {
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === expression) return "member";
+    if (ts.isQualifiedName(parent) && parent.left === expression) return "member";
+    return undefined;
+  }
+  if (next === "<") {
+    if (callee?.typeArguments) return "generic";
+    if (ts.isTypeReferenceNode(parent) && parent.typeName === expression && parent.typeArguments)
+      return "generic";
+    if (ts.isExpressionWithTypeArguments(parent) && parent.expression === expression && parent.typeArguments)
+      return "generic";
+  }
+  return undefined;
+}
+
+/** The corpus files a source file imports from (static imports and re-exports), sorted. */
+function importedFiles(
+  source: ts.SourceFile,
+  checker: ts.TypeChecker,
+  corpus: ReadonlySet<string>,
+): string[] {
+  const found = new Set<string>();
+  for (const statement of source.statements) {
+    const specifier =
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
+    if (!specifier) continue;
+    const module = checker.getSymbolAtLocation(specifier);
+    const declaration = module?.declarations?.find(ts.isSourceFile);
+    if (declaration && corpus.has(path.normalize(declaration.fileName))) found.add(declaration.fileName);
+  }
+  return [...found].sort();
+}
+
+/** A line of a source file, trimmed (line terminators included), split as the compiler counts lines. */
+function trimmedLine(source: ts.SourceFile, line: number): string {
+  const starts = source.getLineStarts();
+  return source.text.slice(starts[line], starts[line + 1] ?? source.text.length).trim();
+}

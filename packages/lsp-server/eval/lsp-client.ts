@@ -1,0 +1,129 @@
+// The editor side: the built infill-lsp as a child process over stdio, opened on a workspace folder.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createMessageConnection,
+  type InlineCompletionList,
+  type MessageConnection,
+  type Position,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+
+/** What `$/infill/metrics` carries that the eval reads; `context` is absent from servers without it. */
+export interface CompletionMetrics {
+  uri: string;
+  source: string;
+  usage: { prompt_tokens: number; prompt_cache_hit_tokens: number } | null;
+  /** Time spent choosing the context (ms), snippets and estimated tokens; null when none was chosen. */
+  context?: { ms: number; snippets: number; tokens: number } | null;
+}
+
+/** How to start a server. */
+export interface LaunchOptions {
+  /** Path of the built `infill-lsp.js`. */
+  bin: string;
+  /** The upstream base URL (a sim). */
+  baseUrl: string;
+  /** The workspace folder (absolute). */
+  root: string;
+  initializationOptions: Record<string, unknown>;
+}
+
+/** A running server and what it told the client. */
+export interface EditorSession {
+  /** Every `$/infill/metrics` notification, in order. */
+  readonly metrics: CompletionMetrics[];
+  /** `window/showMessage` texts (settings refused, failures), in order. */
+  readonly messages: string[];
+  open(file: string, text: string): Promise<void>;
+  /** Insert `text` at `at` (an incremental change); returns the position after it. */
+  insert(file: string, at: Position, text: string): Promise<Position>;
+  close(file: string): Promise<void>;
+  /** `textDocument/inlineCompletion` at `at`; resolves when the server answered. */
+  inline(file: string, at: Position): Promise<InlineCompletionList | null>;
+  shutdown(): Promise<void>;
+}
+
+/** Language ids by extension, as editors send them. */
+const LANGUAGE_IDS: Record<string, string> = { ".tsx": "typescriptreact" };
+
+/**
+ * Spawn the built server (the file itself, as an editor does, so its shebang's Node flags apply) with a fake key
+ * and `INFILL_BASE_URL`, and initialize it on `root` as both `rootUri` and the one workspace folder.
+ */
+export async function launch(options: LaunchOptions): Promise<EditorSession> {
+  const child = spawn(options.bin, ["--stdio"], {
+    env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "sk-eval", INFILL_BASE_URL: options.baseUrl },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const rpc: MessageConnection = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  const metrics: CompletionMetrics[] = [];
+  const messages: string[] = [];
+  rpc.onNotification("$/infill/metrics", (m: CompletionMetrics) => {
+    metrics.push(m);
+  });
+  rpc.onNotification("window/showMessage", (m: { message: string }) => {
+    messages.push(m.message);
+  });
+  rpc.onRequest(() => null);
+  rpc.listen();
+
+  const rootUri = pathToFileURL(options.root).href;
+  const uriOf = (file: string) => pathToFileURL(path.join(options.root, file)).href;
+  const versions = new Map<string, number>();
+  await rpc.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: path.basename(options.root) }],
+    capabilities: { workspace: { workspaceFolders: true } },
+    initializationOptions: options.initializationOptions,
+  });
+  await rpc.sendNotification("initialized", {});
+
+  return {
+    metrics,
+    messages,
+    async open(file, text) {
+      versions.set(file, 1);
+      const languageId = LANGUAGE_IDS[file.slice(file.lastIndexOf("."))] ?? "typescript";
+      await rpc.sendNotification("textDocument/didOpen", {
+        textDocument: { uri: uriOf(file), languageId, version: 1, text },
+      });
+    },
+    async insert(file, at, text) {
+      const version = (versions.get(file) ?? 0) + 1;
+      versions.set(file, version);
+      await rpc.sendNotification("textDocument/didChange", {
+        textDocument: { uri: uriOf(file), version },
+        contentChanges: [{ range: { start: at, end: at }, text }],
+      });
+      const lines = text.split("\n");
+      return lines.length === 1
+        ? { line: at.line, character: at.character + text.length }
+        : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
+    },
+    async close(file) {
+      versions.delete(file);
+      await rpc.sendNotification("textDocument/didClose", { textDocument: { uri: uriOf(file) } });
+    },
+    inline(file, at) {
+      return rpc.sendRequest("textDocument/inlineCompletion", {
+        textDocument: { uri: uriOf(file) },
+        position: at,
+        context: { triggerKind: 2 },
+      });
+    },
+    async shutdown() {
+      await rpc.sendRequest("shutdown");
+      await rpc.sendNotification("exit");
+      await exited;
+      rpc.dispose();
+    },
+  };
+}
