@@ -1,0 +1,167 @@
+// A smoke run of the context eval (`pnpm eval`) on a three-file fixture: the plumbing, not the goals.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { folderCorpus, HELD_OUT } from "../eval/corpus.js";
+import { positionAt, textAtHole } from "../eval/drive.js";
+import { CONFIGS, type CorpusResult, evaluateCorpus } from "../eval/evaluate.js";
+import { quantile, recalled } from "../eval/figures.js";
+import { formatCorpus, formatSummary } from "../eval/report.js";
+import { chooseTabs, sampleHoles } from "../eval/sample.js";
+
+const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("./fixtures/eval-corpus", import.meta.url));
+
+describe("context eval, on a fixture corpus", () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "infill-eval-smoke-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  let result: CorpusResult;
+
+  it("finds every hole with its kind and declaration lines, and runs each in both configurations", async () => {
+    const corpus = folderCorpus("eval-fixture", FIXTURE, scratch);
+    expect(corpus.files).toEqual(["src/app.ts", "src/geometry.ts", "src/shapes.ts"]);
+    result = await evaluateCorpus(corpus, { bin: BIN, caps: { perKind: 10, perFile: 10 } });
+
+    const point = "src/geometry.ts:2 export interface Point<T = number> {";
+    const distance = "src/geometry.ts:16 export function distance(a: Point, b: Point): number {";
+    const vector = "src/geometry.ts:8 export class Vector {";
+    const square =
+      "src/shapes.ts:7 export default function makeSquare(corner: Point, side: number): Point[] {";
+    expect(
+      result.found.map((h) => [
+        h.id,
+        h.name,
+        h.importKind,
+        h.pattern,
+        ...h.declarations.map((d) => `${d.file}:${d.line + 1} ${d.text}`),
+      ]),
+    ).toEqual([
+      ["src/app.ts:5:41", "Point", "named", "generic", point],
+      ["src/app.ts:7:61", "distance", "named", "call", distance],
+      ["src/app.ts:12:30", "makeSquare", "default", "call", square],
+      ["src/app.ts:13:24", "Vector", "named", "new", vector],
+      ["src/app.ts:14:33", "Vector", "namespace", "new", vector],
+      ["src/app.ts:15:49", "distance", "namespace", "call", distance],
+    ]);
+    expect(result.sampled).toEqual(result.found);
+
+    for (const { name } of CONFIGS) {
+      const run = result.runs[name];
+      for (const scenario of ["disk", "tabs"] as const) {
+        const observations = run.observations[scenario];
+        expect(observations.map((o) => o.hole)).toEqual(result.sampled);
+        for (const { hole, sent } of observations) {
+          // The request is the hole's: its prompt ends where the line was cut.
+          const text = readFileSync(path.join(FIXTURE, hole.file), "utf8");
+          const line = textAtHole(text, hole.offset).split("\n")[hole.line]!;
+          expect(sent?.prompt.endsWith(line)).toBe(true);
+        }
+        expect(run.usages[scenario]).toHaveLength(observations.length);
+      }
+      expect(run.session?.words).toBeGreaterThan(0);
+      expect(run.sessionUsages).toHaveLength(run.session!.sent.length);
+    }
+  });
+
+  it("computes the figures from what the sim received", () => {
+    for (const { name } of CONFIGS) {
+      const figures = result.figures[name];
+      for (const scenario of ["disk", "tabs"] as const) {
+        expect(figures.captured[scenario]).toEqual({ hits: 6, total: 6 });
+        expect(figures.recall[scenario].all.total).toBe(6);
+        expect(figures.recall[scenario].byKind).toMatchObject({
+          named: { total: 3 },
+          namespace: { total: 2 },
+          default: { total: 1 },
+        });
+        expect(figures.meanPromptTokens[scenario]).toBeGreaterThan(50);
+      }
+      const requests = 12 + result.runs[name].session!.sent.length;
+      expect(figures.overBudget).toEqual({ hits: 0, total: requests });
+      expect(figures.cacheHits).toBeGreaterThan(0);
+      expect(figures.cacheHits).toBeLessThan(1);
+    }
+    // Without context a request holds only the current file, and the oracle dropped holes whose file has the line.
+    expect(result.figures.off.recall.disk.all.hits).toBe(0);
+    expect(result.figures.off.recall.tabs.all.hits).toBe(0);
+
+    const report = formatCorpus(result).join("\n");
+    expect(report).toContain("eval-fixture (tuning)");
+    expect(report).toMatch(
+      /holes found 6: named 3, namespace 2, default 1; call 3, new 2, member 0, generic 1/,
+    );
+    expect(report).toMatch(/recall, current file only \(imports from disk\) +0\.000 +\d\.\d{3} +≥ 0\.85/);
+    expect(formatSummary([result]).join("\n")).toMatch(/recall with tabs ≥ 0\.95 +\d\.\d{3} [✓✗]/);
+  });
+});
+describe("context eval, its pure parts", () => {
+  it("cuts the hole's line at the cursor and keeps the lines after it", () => {
+    const text = "a\r\nfoo(bar);\nnext\n";
+    const offset = "a\r\nfoo(".length;
+    expect(textAtHole(text, offset)).toBe("a\r\nfoo(\nnext\n");
+    expect(positionAt(text, offset)).toEqual({ line: 1, character: 4 });
+    expect(positionAt("x\ry", 2)).toEqual({ line: 1, character: 0 });
+  });
+
+  it("counts a hole as recalled when a request holds a declaration line, commented out or not", () => {
+    const hole = {
+      declarations: [{ file: "a.ts", line: 0, text: "export function f(x: number): number {" }],
+    };
+    const sent = (prompt: string, suffix = "") => ({ model: "m", prompt, suffix });
+    expect(recalled(hole, sent("// a.ts\n  export function f(x: number): number {\n"))).toBe(true);
+    expect(recalled(hole, sent("// a.ts\n// export function f(x: number): number {\n"))).toBe(true);
+    expect(recalled(hole, sent("x", "export function f(x: number): number {"))).toBe(true);
+    expect(recalled(hole, sent("export function f(x: number) {"))).toBe(false);
+    expect(recalled(hole, undefined)).toBe(false);
+  });
+
+  it("samples and chooses tabs deterministically, within the caps", () => {
+    const holes = syntheticHoles().map((h, i) => ({ ...h, id: `${h.file}:${i}` }));
+    const once = sampleHoles(holes, { perKind: 2, perFile: 1 });
+    expect(sampleHoles([...holes].reverse(), { perKind: 2, perFile: 1 })).toEqual(once);
+    for (const kind of ["named", "namespace", "default"] as const) {
+      const ofKind = once.filter((h) => h.importKind === kind);
+      expect(ofKind.length).toBeLessThanOrEqual(2);
+      expect(new Set(ofKind.map((h) => h.file)).size).toBe(ofKind.length);
+    }
+    const files = Array.from({ length: 20 }, (_, i) => `f${String(i).padStart(2, "0")}.ts`);
+    const tabs = chooseTabs(once[0]!, [...files, "a0.ts", "d0.ts", "i0.ts"]);
+    expect(tabs).toEqual(chooseTabs(once[0]!, [...files, "a0.ts", "d0.ts", "i0.ts"].reverse()));
+    expect(tabs).toHaveLength(4);
+    expect(tabs).toContain("d0.ts");
+    expect(tabs).not.toContain("a0.ts");
+    expect(tabs).not.toContain("i0.ts");
+  });
+
+  it("takes the lower value at a quantile", () => {
+    expect(quantile([3, 1, 2, 4], 0.5)).toBe(3);
+    expect(quantile([5], 0.99)).toBe(5);
+    expect(quantile([], 0.5)).toBeNaN();
+  });
+
+  it("pins each held-out corpus to an exact version and a SHA-512 integrity", () => {
+    for (const spec of HELD_OUT) {
+      expect(spec.version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(spec.integrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    }
+  });
+});
+
+/** Synthetic holes over several files and kinds, for the sampling test. */
+function syntheticHoles() {
+  const kinds = ["named", "namespace", "default"] as const;
+  return Array.from({ length: 30 }, (_, i) => ({
+    id: "",
+    file: `a${i % 4}.ts`,
+    line: i,
+    character: 0,
+    offset: 0,
+    name: "X",
+    importKind: kinds[i % 3]!,
+    pattern: "call" as const,
+    declarations: [{ file: "d0.ts", line: 0, text: "export function X() {" }],
+    imports: ["i0.ts"],
+  }));
+}
