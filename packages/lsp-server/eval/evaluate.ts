@@ -13,7 +13,7 @@ import {
   type SessionRun,
   WorkspaceFiles,
 } from "./drive.js";
-import { type ConfigFigures, type ConfigRun, figuresOf } from "./figures.js";
+import { type ConfigFigures, type ConfigRun, changedRequests, figuresOf, type Ratio } from "./figures.js";
 import { findHoles, type Hole } from "./holes.js";
 import { launch } from "./lsp-client.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
@@ -51,6 +51,8 @@ export interface CorpusResult {
   readonly contextTokens: number;
   readonly runs: Readonly<Record<ConfigName, ConfigRun>>;
   readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
+  /** Per scenario, holes whose request with context on differs from context off's. */
+  readonly changed: Readonly<Record<Scenario, Ratio>>;
 }
 
 /** Evaluate one corpus with context off and on, each configuration on a server of its own. */
@@ -78,7 +80,8 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
   const figures = Object.fromEntries(
     CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
   ) as Record<ConfigName, ConfigFigures>;
-  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures };
+  const changed = changedRequests(runs.off, runs.on);
+  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures, changed };
 }
 
 async function runConfig(

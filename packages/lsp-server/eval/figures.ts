@@ -122,3 +122,18 @@ export function figuresOf(run: ConfigRun, contextTokens: number): ConfigFigures 
         : { p50: quantile(selection, 0.5), p99: quantile(selection, 0.99), n: selection.length },
   };
 }
+
+/** Per scenario, the holes whose request with context on differs from the one with context off. */
+export function changedRequests(off: ConfigRun, on: ConfigRun): Record<Scenario, Ratio> {
+  const scenarios = Object.keys(on.observations) as Scenario[];
+  return Object.fromEntries(
+    scenarios.map((scenario) => {
+      const before = off.observations[scenario];
+      const after = on.observations[scenario];
+      const same = (i: number) =>
+        before[i]?.sent?.prompt === after[i]?.sent?.prompt &&
+        before[i]?.sent?.suffix === after[i]?.sent?.suffix;
+      return [scenario, { hits: after.filter((_, i) => !same(i)).length, total: after.length }];
+    }),
+  ) as Record<Scenario, Ratio>;
+}

@@ -72,6 +72,12 @@ export function formatCorpus(result: CorpusResult): string[] {
     }
   }
   for (const scenario of SCENARIOS) {
+    const { hits, total } = result.changed[scenario];
+    lines.push(
+      row(`holes whose request differs from context off, ${scenario}`, { off: "-", on: `${hits}/${total}` }),
+    );
+  }
+  for (const scenario of SCENARIOS) {
     lines.push(
       rowOf(`holes whose request reached the sim, ${scenario}`, result, (f) => {
         const c = f.captured[scenario];
@@ -185,6 +191,10 @@ export function formatSummary(results: readonly CorpusResult[]): string[] {
   if (refused) {
     lines.push(
       'note: the server refused the "context" setting (it has no repository context yet), so "on" ran as "off".',
+    );
+  } else if (results.every((r) => SCENARIOS.every((s) => r.changed[s].hits === 0))) {
+    lines.push(
+      "note: with context on the server sent the very same requests as with it off: it adds no context yet.",
     );
   }
   return lines;

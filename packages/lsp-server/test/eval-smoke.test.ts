@@ -83,6 +83,7 @@ describe("context eval, on a fixture corpus", () => {
       expect(figures.cacheHits).toBeGreaterThan(0);
       expect(figures.cacheHits).toBeLessThan(1);
     }
+    expect(result.changed).toMatchObject({ disk: { total: 6 }, tabs: { total: 6 } });
     // Without context a request holds only the current file, and the oracle dropped holes whose file has the line.
     expect(result.figures.off.recall.disk.all.hits).toBe(0);
     expect(result.figures.off.recall.tabs.all.hits).toBe(0);
