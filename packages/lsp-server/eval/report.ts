@@ -16,7 +16,7 @@ const SCENARIO_LABELS: Record<Scenario, string> = {
 };
 
 const LABEL = 50;
-const COLUMN = 12;
+const COLUMN = 14;
 
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined ? "n/a" : value.toFixed(digits);
