@@ -94,7 +94,7 @@ export function formatCorpus(result: CorpusResult): string[] {
   }
   lines.push(
     rowOf(
-      `requests over contextTokens (${result.contextTokens}, est. 3.5 ch/token)`,
+      `requests over contextTokens ${result.contextTokens} (3.5 ch/token)`,
       result,
       (f) => `${f.overBudget.hits}/${f.overBudget.total}`,
       "none",
