@@ -60,7 +60,7 @@ export function estimateTokens(text: string, charsPerToken = 3.5): number {
  * line boundaries, reading only the window's lines.
  *
  * Budget: `budgetTokens × charsPerToken` characters, `prefixShare` of it for the prefix; whatever one side does not
- * need goes to the other. A line costs its length + 1 (its terminator).
+ * need goes to the other. A line costs its length + 1 (its terminator, counted as one character).
  *
  * Prefix start — the cache rule: DeepSeek bills a prompt prefix identical to an earlier request's (in 64-token
  * units, from token 0) at a fraction of the price. Cutting at the earliest line that fits would shift the start
@@ -100,7 +100,10 @@ export function buildPromptWindow(
 
   // How much each side could use, measured only up to `total` so a huge document is never walked.
   const before = character;
-  const after = cursorText.length - character;
+  // The suffix's pieces carry their own line break: the rest of the cursor line with its break, then whole lines
+  // with theirs (the last line of the document has none).
+  const breakAfter = (l: number) => (l < lastLine ? 1 : 0);
+  const after = cursorText.length - character + breakAfter(line);
   const prefixLengths: number[] = []; // prefixLengths[k] = cost of line (line - 1 - k)
   let prefixAvail = before;
   for (let l = line - 1; l >= 0 && prefixAvail <= total; l--) {
@@ -111,7 +114,7 @@ export function buildPromptWindow(
   const suffixLengths: number[] = []; // suffixLengths[k] = cost of line (line + 1 + k)
   let suffixAvail = after;
   for (let l = line + 1; l <= lastLine && suffixAvail <= total; l++) {
-    const cost = source.lineAt(l).length + 1;
+    const cost = source.lineAt(l).length + breakAfter(l);
     suffixLengths.push(cost);
     suffixAvail += cost;
   }
@@ -140,8 +143,9 @@ export function buildPromptWindow(
   let suffix: string;
   let endLine: number;
   if (after > suffixTake) {
+    // Not even the rest of the cursor line with its break fits: cut it (a cut past its end keeps it whole).
     endLine = line;
-    let endChar = character + suffixTake;
+    let endChar = Math.min(cursorText.length, character + suffixTake);
     if (isLowSurrogate(cursorText.charCodeAt(endChar))) endChar -= 1;
     suffix = cursorText.slice(character, endChar);
   } else {

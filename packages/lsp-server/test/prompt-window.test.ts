@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildPromptWindow, estimateTokens, type PromptSource } from "../src/prompt-window.js";
 import { TextBuffer } from "../src/text-buffer.js";
@@ -151,5 +152,41 @@ describe("buildPromptWindow", () => {
     expect(window.prompt.endsWith("line")).toBe(true);
     expect(window.suffix.startsWith(" 500000\nline 500001\n")).toBe(true);
     expect(estimateTokens(window.prompt + window.suffix)).toBeLessThanOrEqual(4096);
+  });
+
+  it("never exceeds the budget, wherever the cursor and however long the lines (\\n endings)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ maxLength: 40 }).map((line) => line.replace(/[\r\n]/g, "")),
+          { minLength: 1, maxLength: 60 },
+        ),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 1, max: 120 }),
+        (docLines, lineSeed, charSeed, budgetTokens) => {
+          const buffer = new TextBuffer(docLines.join("\n"));
+          const line = lineSeed % docLines.length;
+          const character = charSeed % (docLines[line]!.length + 1);
+          const window = buildPromptWindow(
+            buffer,
+            { line, character },
+            { budgetTokens, charsPerToken: 1, stepLines: 4 },
+          );
+          expect(window.prompt.length + window.suffix.length).toBeLessThanOrEqual(budgetTokens);
+        },
+      ),
+    );
+  });
+
+  it("counts the cursor line's own line break in the suffix", () => {
+    // 10 characters of budget, 8 for the prefix: "ab" before the cursor, "cd\n" and "ef\n" would make 12.
+    const buffer = new TextBuffer("abcd\nef\ngh");
+    const window = buildPromptWindow(
+      buffer,
+      { line: 0, character: 2 },
+      { budgetTokens: 5, charsPerToken: 1 },
+    );
+    expect(window.prompt.length + window.suffix.length).toBeLessThanOrEqual(5);
   });
 });
