@@ -17,12 +17,14 @@ Options:
   --keep-alive       send keep-alive lines while waiting --latency-ms
   --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3
   -h, --help         show this help
+  -v, --version      show the version
 `;
 
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: "run"; options: SimOptions }
   | { kind: "help" }
+  | { kind: "version" }
   | { kind: "error"; message: string };
 
 function wholeNumber(flag: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
@@ -55,9 +57,11 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
         "keep-alive": { type: "boolean" },
         fail: { type: "string" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
       },
     });
     if (values.help === true) return { kind: "help" };
+    if (values.version === true) return { kind: "version" };
     const options: SimOptions = {};
     if (values.port !== undefined) options.port = wholeNumber("port", values.port, 65535);
     if (values.host !== undefined) options.host = values.host;

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { parseCliArgs, USAGE } from "./cli-args.js";
 import { startSim } from "./server.js";
+import { VERSION } from "./version.js";
 
 const command = parseCliArgs(process.argv.slice(2));
 if (command.kind === "help") {
   process.stdout.write(USAGE);
+} else if (command.kind === "version") {
+  process.stdout.write(`${VERSION}\n`);
 } else if (command.kind === "error") {
   process.stderr.write(`infill-sim: ${command.message}\n`);
   process.exitCode = 2;

@@ -41,6 +41,8 @@ describe("parseCliArgs", () => {
     ],
     [["--port=0"], { kind: "run", options: { port: 0 } }],
     [["-h"], { kind: "help" }],
+    [["--version"], { kind: "version" }],
+    [["-v", "--port", "1"], { kind: "version" }],
     [["--help", "--bogus"], { kind: "error", message: "Unknown option '--bogus' (see --help)" }],
   ])("%j", (args, command) => {
     expect(parseCliArgs(args)).toEqual(command);
@@ -172,6 +174,15 @@ describe("the infill-sim binary", () => {
     const proc = run(["--help"]);
     expect(await within(proc.exited, 10_000, "exit")).toBe(0);
     expect(proc.output().stdout).toMatch(/^Usage: infill-sim \[options\]/);
+  });
+
+  it("--version prints the package's version and exits 0", async () => {
+    const proc = run(["--version"]);
+    expect(await within(proc.exited, 10_000, "exit")).toBe(0);
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(proc.output()).toEqual({ stdout: `${pkg.version}\n`, stderr: "" });
   });
 
   it("exits 1 with a message when the port is taken", async () => {
