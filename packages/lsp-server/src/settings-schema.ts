@@ -1,6 +1,7 @@
 // zod's "mini" build: the same validation without the method-chaining API, and less to evaluate. This module is
 // loaded after `initialize` has been answered (see connection.ts), so validation costs nothing at start-up.
 import * as z from "zod/mini";
+import { describeIssue } from "./issue-message.js";
 
 /** Where completions come from. */
 const PROVIDERS = ["deepseek", "sim"] as const;
@@ -69,7 +70,8 @@ export interface LayerResult {
 
 /**
  * Validate one layer, key by key: `null`/`undefined` is an empty layer; unknown keys and invalid values are
- * refused with a message naming the key, and the valid keys are kept.
+ * refused with a message naming the key and what it accepts (`provider: expected one of "deepseek", "sim"`), and
+ * the valid keys are kept.
  */
 export function parseLayer(raw: unknown, source: string): LayerResult {
   if (raw === null || raw === undefined) return { layer: {}, problems: [], rejected: [] };
@@ -93,10 +95,10 @@ export function parseLayer(raw: unknown, source: string): LayerResult {
     if (result.success) layer[key] = result.data;
     else {
       rejected.push(key);
-      const issue = result.error.issues[0];
-      // A nested setting names the key inside it: `context.maxTokens`, not just `context`.
-      const where = [key, ...(issue?.path ?? [])].join(".");
-      problems.push(`infill: ignoring ${source}: ${where}: ${issue?.message ?? "invalid value"}`);
+      const reasons = result.error.issues.map(
+        (issue) => `${[key, ...issue.path.map(String)].join(".")}: ${describeIssue(issue)}`,
+      );
+      problems.push(`infill: ignoring ${source}: ${reasons.join("; ")}`);
     }
   }
   return { layer: layer as SettingsLayer, problems, rejected };

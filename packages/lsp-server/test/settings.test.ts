@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings, isEnabledFor, mergeSettings } from "../src/settings.js";
-import { parseLayer } from "../src/settings-schema.js";
+import { FIELDS, parseLayer } from "../src/settings-schema.js";
 
 describe("parseLayer", () => {
   it("keeps the valid keys and names each refused one", () => {
@@ -31,6 +31,46 @@ describe("parseLayer", () => {
     const { layer, problems } = parseLayer(raw, "settings");
     expect(layer).toEqual({});
     expect(problems[0]).toContain(key);
+  });
+
+  it.each([
+    [{ provider: "openai" }, 'provider: expected one of "deepseek", "sim"'],
+    [{ lineMode: "block" }, 'lineMode: expected one of "auto", "single-line", "multi-line"'],
+    [{ maxTokens: 0 }, "maxTokens: must be at least 1"],
+    [{ maxTokens: 9000 }, "maxTokens: must be at most 4096"],
+    [{ maxTokens: "64" }, "maxTokens: expected a number"],
+    [{ debounceMs: 1.5 }, "debounceMs: expected an integer"],
+    [{ temperature: 3 }, "temperature: must be at most 2"],
+    [{ baseUrl: "not a url" }, "baseUrl: expected a URL"],
+    [{ languages: { markdown: "no" } }, "languages.markdown: expected true or false"],
+    [{ languages: [] }, "languages: expected an object"],
+    [{ model: "" }, "model: must not be empty"],
+    [{ enable: 1 }, "enable: expected true or false"],
+  ])("%j says what the setting accepts: %s", (raw, reason) => {
+    expect(parseLayer(raw, "settings").problems).toEqual([`infill: ignoring settings: ${reason}`]);
+  });
+
+  it("names the allowed values of every enum setting, as the schema lists them", () => {
+    const enums = Object.entries(FIELDS).flatMap(([key, schema]) =>
+      "options" in schema ? [[key, schema.options as readonly string[]] as const] : [],
+    );
+    expect(enums.map(([key]) => key)).toContain("provider");
+    for (const [key, values] of enums) {
+      const [problem] = parseLayer({ [key]: "sk-not-a-value-1234" }, "settings").problems;
+      expect(problem).toBe(
+        `infill: ignoring settings: ${key}: expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
+      );
+    }
+  });
+
+  it("never quotes a refused value back (it may be a key in the wrong place)", () => {
+    const secret = "sk-0123456789abcdef";
+    const { problems } = parseLayer(
+      { provider: secret, model: 7, baseUrl: secret, languages: { x: secret } },
+      "settings",
+    );
+    expect(problems).toHaveLength(4);
+    for (const problem of problems) expect(problem).not.toContain("0123456789");
   });
 
   it("takes null as an empty layer and refuses a non-object", () => {
