@@ -31,9 +31,14 @@ await build({
   platform: "node",
   target: "node20.18",
   format: "esm",
-  minify: true,
-  sourcemap: "linked",
+  // Identifiers stay readable so that a stack trace in a user's log names the functions; no source maps (see the
+  // README's Build section): they would hold the source of every bundled dependency, several times the code.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: false,
   legalComments: "none",
+  // `infill-lsp --help` prints the README's environment and settings tables (src/usage.ts).
+  loader: { ".md": "text" },
   // Bundled CommonJS dependencies (vscode-languageserver, undici) still call require().
   banner: {
     js: "import{createRequire as __infillRequire}from'node:module';const require=__infillRequire(import.meta.url);",

@@ -1,24 +1,21 @@
 import { SERVER_VERSION, startServer } from "./connection.js";
 
-const USAGE = `infill-lsp ${SERVER_VERSION}: fill-in-the-middle completions over LSP (stdio)
-
-Usage: infill-lsp [--stdio]
-
-Environment:
-  DEEPSEEK_API_KEY  API key for DeepSeek (required for the "deepseek" provider)
-  INFILL_BASE_URL   API base URL (default https://api.deepseek.com/beta)
-  INFILL_MODEL      model id (default deepseek-v4-flash)
-`;
-
 const args = process.argv.slice(2);
 if (args.includes("--version") || args.includes("-v")) {
   process.stdout.write(`${SERVER_VERSION}\n`);
 } else if (args.includes("--help") || args.includes("-h")) {
-  process.stdout.write(USAGE);
+  // Loaded only here: the README (inlined by the bundler) and its reader stay out of the server's start-up.
+  void Promise.all([import("./usage.js"), import("../README.md")]).then(
+    ([{ usage }, { default: readme }]) => {
+      process.stdout.write(usage(SERVER_VERSION, readme));
+    },
+  );
 } else {
   const unknown = args.filter((arg) => arg !== "--stdio" && !arg.startsWith("--clientProcessId"));
   if (unknown.length > 0) {
-    process.stderr.write(`infill-lsp: unknown argument ${unknown[0]} (only --stdio is supported)\n`);
+    process.stderr.write(
+      `infill-lsp: unknown argument ${unknown[0]} (only --stdio is supported; see infill-lsp --help)\n`,
+    );
     process.exit(2);
   }
   run();

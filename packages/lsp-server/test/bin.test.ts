@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FIELDS } from "../src/settings-schema.js";
 
 const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
 
@@ -125,13 +126,26 @@ describe("infill-lsp over stdio", () => {
     expect(await client.exited()).toBe(0);
   });
 
-  it("prints its version", async () => {
-    const child = spawn(process.execPath, [BIN, "--version"]);
+  /** Run the bin with `args` to its exit: its exit code and stdout. */
+  async function runBin(args: string[]): Promise<{ code: number | null; out: string }> {
+    const child = spawn(process.execPath, [BIN, ...args]);
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
     });
-    const code = await new Promise((resolve) => child.once("exit", resolve));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    return { code, out };
+  }
+
+  it("prints its help with every setting, from the README the bundle carries", async () => {
+    const { code, out } = await runBin(["--help"]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^infill-lsp \d+\.\d+\.\d+/);
+    for (const key of Object.keys(FIELDS)) expect(out).toMatch(new RegExp(`^  ${key}\\b`, "m"));
+  });
+
+  it("prints its version", async () => {
+    const { code, out } = await runBin(["--version"]);
     expect(code).toBe(0);
     expect(out.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
