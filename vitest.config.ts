@@ -25,6 +25,8 @@ export default defineConfig({
         test: { name: "neovim", root: "packages/neovim-plugin", include: ["test/**/*.test.ts"] },
       },
       { extends: true, test: { name: "editors", root: "editors", include: ["test/**/*.test.ts"] } },
+      // The release artifacts: package metadata, and the packed tarballs installed with npm as a user would.
+      { extends: true, test: { name: "publish", root: ".", include: ["test/**/*.test.ts"] } },
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
