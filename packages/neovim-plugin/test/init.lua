@@ -1,9 +1,12 @@
 -- Test init for `nvim --headless -u test/init.lua -i NONE -n`: the plugin on the runtimepath as a package manager
--- would put it (so plugin/infill.lua loads at startup), test helpers on package.path, then the spec in
--- $INFILL_TEST_SPEC runs once Neovim has started; results go to $INFILL_TEST_RESULTS.
+-- would put it (so plugin/infill.lua loads at startup; not with $INFILL_TEST_BARE), test helpers on package.path,
+-- then the spec in $INFILL_TEST_SPEC runs once Neovim has started; results go to $INFILL_TEST_RESULTS.
 local test_dir = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
 local root = vim.fn.fnamemodify(test_dir, ":h")
-vim.opt.runtimepath:prepend(root)
+-- The install specs bring the plugin from a clone of the repository instead.
+if not vim.env.INFILL_TEST_BARE then
+  vim.opt.runtimepath:prepend(root)
+end
 package.path = table.concat({ test_dir .. "/?.lua", package.path }, ";")
 vim.opt.swapfile = false
 vim.opt.shortmess:append("I")

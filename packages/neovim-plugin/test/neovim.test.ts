@@ -1,14 +1,15 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Runs the Lua specs under test/spec (unit) and test/e2e (the plugin launching the built infill-lsp against
-// @infill/sim) in real headless Neovim 0.10 and 0.12, each spec file in its own Neovim with isolated XDG dirs.
+// Runs the Lua specs under test/spec (unit), test/e2e (the plugin launching the built infill-lsp against
+// @infill/sim) and test/install (the README's lazy.nvim spec installing from a clone of this repository) in real
+// headless Neovim 0.10 and 0.12, each spec file in its own Neovim with isolated XDG dirs.
 
 const pluginRoot = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = join(pluginRoot, "..", "..");
@@ -16,6 +17,8 @@ const serverJs = join(repoRoot, "packages", "lsp-server", "dist", "infill-lsp.js
 const VERSIONS = ["nvim-0.10", "nvim-0.12"] as const;
 /** Upper bound of one spec file's Neovim, in ms. */
 const RUN_TIMEOUT_MS = 60_000;
+/** Upper bound of an install spec's Neovim (it may clone the repository and build the server), in ms. */
+const INSTALL_TIMEOUT_MS = 300_000;
 
 const specs = (dir: string) =>
   readdirSync(join(pluginRoot, "test", dir))
@@ -24,6 +27,7 @@ const specs = (dir: string) =>
     .map((name) => `test/${dir}/${name}`);
 const unitSpecs = specs("spec");
 const e2eSpecs = specs("e2e");
+const installSpecs = specs("install");
 
 /** Only Lua cases whose name contains this run (for debugging); then a spec file may run none. */
 const filter = process.env.INFILL_TEST_FILTER ?? "";
@@ -67,8 +71,33 @@ afterAll(async () => {
 
 let runs = 0;
 
+/**
+ * The environment of the install specs: no plugin on the runtimepath, the repository's committed state as a URL to
+ * clone (one clone for every version), and the user's npm cache and pnpm store, which a real install would use
+ * (the isolated HOME and XDG dirs would otherwise make the build download everything again).
+ */
+async function installEnv(): Promise<NodeJS.ProcessEnv> {
+  const { stdout } = await promisify(execFile)("npx", ["--yes", "pnpm@10", "store", "path"], {
+    cwd: repoRoot,
+  });
+  return {
+    INFILL_TEST_BARE: "1",
+    INFILL_TEST_REPO_URL: pathToFileURL(repoRoot).href,
+    INFILL_TEST_CLONE: join(scratch, "lazy-clone"),
+    INFILL_TEST_TIMEOUT: String(INSTALL_TIMEOUT_MS),
+    npm_config_cache: process.env.npm_config_cache || join(homedir(), ".npm"),
+    // `pnpm store path` names the versioned folder inside the store.
+    npm_config_store_dir: stdout.trim().replace(/[/\\]v\d+$/, ""),
+  };
+}
+
 /** Run one spec file in a fresh headless Neovim and return what its runner wrote. */
-async function runSpec(version: string, spec: string): Promise<RunResult> {
+async function runSpec(
+  version: string,
+  spec: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  timeoutMs = RUN_TIMEOUT_MS,
+): Promise<RunResult> {
   const home = join(scratch, `run-${++runs}`);
   const dirs = ["config", "data", "state", "cache", "config-dirs", "data-dirs", "tmp"];
   for (const dir of dirs) mkdirSync(join(home, dir), { recursive: true });
@@ -89,6 +118,7 @@ async function runSpec(version: string, spec: string): Promise<RunResult> {
     INFILL_BASE_URL: sim?.url,
     INFILL_TEST_FILTER: filter,
     ...(WITHOUT_KEY.has(spec) ? {} : { DEEPSEEK_API_KEY: "sk-test" }),
+    ...extraEnv,
   };
   const nvim = join(binDir, version);
   const child = spawn(nvim, ["--headless", "-u", "test/init.lua", "-i", "NONE", "-n"], {
@@ -102,7 +132,7 @@ async function runSpec(version: string, spec: string): Promise<RunResult> {
   });
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>(
     (resolve) => {
-      const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
       let timedOut = false;
       timer.unref();
       child.on("close", (code, signal) => {
@@ -114,7 +144,7 @@ async function runSpec(version: string, spec: string): Promise<RunResult> {
   );
   if (!existsSync(resultsFile)) {
     throw new Error(
-      `${version} ${spec}: no results (exit ${exit.code ?? exit.signal}${exit.timedOut ? `, killed after ${RUN_TIMEOUT_MS} ms` : ""})\n${stderr}`,
+      `${version} ${spec}: no results (exit ${exit.code ?? exit.signal}${exit.timedOut ? `, killed after ${timeoutMs} ms` : ""})\n${stderr}`,
     );
   }
   return JSON.parse(readFileSync(resultsFile, "utf8")) as RunResult;
@@ -166,5 +196,13 @@ describe.each(VERSIONS)("%s", (version) => {
       expectPassed(await runSpec(version, spec), spec);
     },
     RUN_TIMEOUT_MS + 5_000,
+  );
+
+  it.each(installSpecs)(
+    "install: %s",
+    async (spec) => {
+      expectPassed(await runSpec(version, spec, await installEnv(), INSTALL_TIMEOUT_MS), spec);
+    },
+    INSTALL_TIMEOUT_MS + 10_000,
   );
 });

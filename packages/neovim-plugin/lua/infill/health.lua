@@ -17,8 +17,8 @@ function M.hint(message)
     or message:lower():find("api key")
   then
     return "the API rejected the key: check DEEPSEEK_API_KEY (https://platform.deepseek.com/api_keys)"
-  elseif message:find("not on PATH", 1, true) or message:find("does not exist", 1, true) then
-    return "install infill-lsp on PATH, build this monorepo (`pnpm build`), or set `cmd` in setup()"
+  elseif message:find("not on PATH", 1, true) then
+    return require("infill.lsp").install_hint
   elseif message:lower():find("timeout") or message:lower():find("timed out") then
     return "the API did not answer in time: check the network or raise settings.timeoutMs"
   elseif message:find("ignoring", 1, true) then
@@ -93,7 +93,8 @@ function M.check()
     local cmdline = table.concat(resolved.cmd, " ")
     local server_version, err = M.server_version(resolved.cmd)
     if server_version then
-      health.ok(("infill-lsp %s (%s, from %s)"):format(server_version, cmdline, resolved.source))
+      local from = ({ option = "setup({ cmd })", monorepo = "the build in the plugin's repository" })[resolved.source]
+      health.ok(("infill-lsp %s (%s, from %s)"):format(server_version, cmdline, from or resolved.source))
     else
       health.error(("`%s --version` failed: %s"):format(cmdline, err or "?"), {
         "check that the command runs in a shell; set `cmd` in setup() to override",

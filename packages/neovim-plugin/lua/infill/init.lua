@@ -209,6 +209,16 @@ local function set_keymaps(keymaps)
   end
 end
 
+--- Generate the help tags of this plugin's `doc/` when they are missing or older than the help file, for
+--- `:help infill`: plugin managers do it for the folder they clone, and this plugin is a subfolder of its repository.
+local function ensure_helptags()
+  local doc = require("infill.lsp").plugin_root() .. "/doc"
+  if vim.fn.getftime(doc .. "/tags") < vim.fn.getftime(doc .. "/infill.txt") then
+    -- A read-only install (a system package) has its tags already, or goes without.
+    pcall(vim.cmd.helptags, doc)
+  end
+end
+
 --- Set infill up: options, highlight, keymaps, and the server for the buffers it should serve. Calling it
 --- again replaces the options.
 ---@param opts? infill.UserConfig
@@ -221,6 +231,7 @@ function M.setup(opts)
   end
   setup_highlight()
   set_keymaps(config.options.keymaps)
+  ensure_helptags()
 
   local group = vim.api.nvim_create_augroup("infill", { clear = true })
   vim.api.nvim_create_autocmd("ColorScheme", { group = group, callback = setup_highlight })

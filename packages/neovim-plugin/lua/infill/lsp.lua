@@ -86,11 +86,16 @@ end
 
 ---@class infill.ResolvedCmd
 ---@field cmd? string[] The command, when one was found.
----@field source string `"option"`, `"PATH"`, `"monorepo"` or `"none"`.
+---@field source string `"option"`, `"monorepo"`, `"PATH"` or `"none"`.
 ---@field error? string Why none was found.
 
---- How the server will be launched: `opts.cmd`, else `infill-lsp` on `PATH`, else `node` with the server built
---- in this monorepo.
+--- How the user can get a server, for messages and `:checkhealth infill`.
+M.install_hint = "install it with `npm install --global @infill/lsp-server`, build it in the infill repository "
+  .. "(`npx --yes pnpm@10 install && npx --yes pnpm@10 build`, which the lazy.nvim spec's `build` does), "
+  .. "or set `cmd` in setup()"
+
+--- How the server will be launched: `opts.cmd`, else the server built in the repository this plugin came from
+--- (the plugin manager's `build` step made it, for this very version of the plugin), else `infill-lsp` on `PATH`.
 ---@param opts? infill.Config
 ---@return infill.ResolvedCmd
 function M.resolve_cmd(opts)
@@ -104,24 +109,28 @@ function M.resolve_cmd(opts)
   elseif type(opts.cmd) == "table" then
     return { cmd = vim.deepcopy(opts.cmd), source = "option" }
   end
+  local script = M.monorepo_server()
+  local built = vim.uv.fs_stat(script) ~= nil
+  if built then
+    local node = vim.fn.exepath("node")
+    if node ~= "" then
+      -- The same Node flag as the bundle's shebang: a small young generation keeps the server's memory low.
+      return { cmd = { node, "--max-semi-space-size=1", script, "--stdio" }, source = "monorepo" }
+    end
+  end
   local exe = vim.fn.exepath("infill-lsp")
   if exe ~= "" then
     return { cmd = { exe, "--stdio" }, source = "PATH" }
   end
-  local script = M.monorepo_server()
-  if vim.uv.fs_stat(script) then
-    local node = vim.fn.exepath("node")
-    if node == "" then
-      return { source = "none", error = "found " .. script .. " but no `node` on PATH to run it" }
-    end
-    -- The same Node flag as the bundle's shebang: a small young generation keeps the server's memory low.
-    return { cmd = { node, "--max-semi-space-size=1", script, "--stdio" }, source = "monorepo" }
+  if built then
+    return { source = "none", error = "found " .. script .. " but no `node` on PATH to run it" }
   end
   return {
     source = "none",
-    error = "infill-lsp is not on PATH and "
+    error = "infill-lsp was not found (it is not on PATH, and "
       .. script
-      .. " does not exist (build it with `pnpm build`, or set `cmd` in setup())",
+      .. " has not been built): install it with `npm install --global @infill/lsp-server`, "
+      .. "or see :checkhealth infill",
   }
 end
 

@@ -37,6 +37,35 @@ describe("health", function()
     end
   )
 
+  it("without a server, says how to get one", function()
+    local saved_server, saved_path = lsp.monorepo_server, vim.env.PATH
+    lsp.monorepo_server = function()
+      return "/nonexistent/infill-lsp.js"
+    end
+    vim.env.PATH = vim.fn.tempname()
+    h.capture_notify()
+    require("infill").setup({ filetypes = { ["*"] = false } })
+    local ok, text = pcall(checkhealth)
+    lsp.monorepo_server, vim.env.PATH = saved_server, saved_path
+    h.ok(ok, text)
+    h.contains(text, "infill-lsp was not found")
+    h.contains(text, "npm install --global @infill/lsp-server")
+  end)
+
+  it("names where the server comes from", function()
+    local script = vim.fn.tempname() .. ".js"
+    vim.fn.writefile({ 'if (process.argv.includes("--version")) console.log("7.7.7")' }, script)
+    local saved_server = lsp.monorepo_server
+    lsp.monorepo_server = function()
+      return script
+    end
+    require("infill").setup({ filetypes = { ["*"] = false } })
+    local text = checkhealth()
+    lsp.monorepo_server = saved_server
+    h.contains(text, "infill-lsp 7.7.7")
+    h.contains(text, "from the build in the plugin's repository")
+  end)
+
   it("a server that fails --version is an error", function()
     require("infill").setup({ cmd = { "/bin/false" }, filetypes = { ["*"] = false } })
     h.contains(checkhealth(), "`/bin/false --version` failed")
@@ -53,7 +82,10 @@ describe("health", function()
   it("gives a hint per kind of message", function()
     h.contains(health.hint("infill: DEEPSEEK_API_KEY is not set"), "export DEEPSEEK_API_KEY")
     h.contains(health.hint("infill: the API rejected the key (401)"), "rejected the key")
-    h.contains(health.hint("infill: infill-lsp is not on PATH and x does not exist"), "pnpm build")
+    local missing =
+      health.hint("infill: infill-lsp was not found (it is not on PATH, and x has not been built)")
+    h.contains(missing, "npm install --global @infill/lsp-server")
+    h.contains(missing, "npx --yes pnpm@10 install")
     h.contains(health.hint("infill: request timed out"), "timeoutMs")
     h.contains(health.hint("infill: ignoring workspace settings: foo"), "setting")
     h.eq("see :Infill log", health.hint("something else"))

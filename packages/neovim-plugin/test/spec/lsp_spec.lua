@@ -45,14 +45,7 @@ describe("lsp", function()
       h.eq("none", bad.source)
     end)
 
-    it("prefers infill-lsp on PATH", function()
-      local dir = vim.fn.tempname()
-      local exe = executable(dir, "infill-lsp", "echo 1.2.3")
-      vim.env.PATH = dir .. ":" .. saved_path
-      h.eq({ cmd = { exe, "--stdio" }, source = "PATH" }, lsp.resolve_cmd(config.options))
-    end)
-
-    it("falls back to the server built in this monorepo, run by node", function()
+    it("prefers the server built next to the plugin, run by node, over infill-lsp on PATH", function()
       h.eq(vim.fs.normalize(lsp.plugin_root() .. "/../lsp-server/dist/infill-lsp.js"), lsp.monorepo_server())
       h.ok(
         vim.endswith(lsp.monorepo_server(), "packages/lsp-server/dist/infill-lsp.js"),
@@ -63,19 +56,47 @@ describe("lsp", function()
       lsp.monorepo_server = function()
         return script
       end
+      local dir = vim.fn.tempname()
+      executable(dir, "infill-lsp", "echo 1.2.3")
+      vim.env.PATH = dir .. ":" .. saved_path
       local resolved = lsp.resolve_cmd(config.options)
       h.eq("monorepo", resolved.source)
       h.eq({ vim.fn.exepath("node"), "--max-semi-space-size=1", script, "--stdio" }, resolved.cmd)
     end)
 
-    it("says how to fix it when there is no server", function()
+    it("falls back to infill-lsp on PATH when the plugin's repository has no built server", function()
       lsp.monorepo_server = function()
         return "/nonexistent/infill-lsp.js"
       end
+      local dir = vim.fn.tempname()
+      local exe = executable(dir, "infill-lsp", "echo 1.2.3")
+      vim.env.PATH = dir .. ":" .. saved_path
+      h.eq({ cmd = { exe, "--stdio" }, source = "PATH" }, lsp.resolve_cmd(config.options))
+    end)
+
+    it("falls back to infill-lsp on PATH when there is no node to run the built one", function()
+      local script = vim.fn.tempname() .. ".js"
+      vim.fn.writefile({ "" }, script)
+      lsp.monorepo_server = function()
+        return script
+      end
+      local dir = vim.fn.tempname()
+      local exe = executable(dir, "infill-lsp", "echo 1.2.3")
+      vim.env.PATH = dir
+      h.eq({ cmd = { exe, "--stdio" }, source = "PATH" }, lsp.resolve_cmd(config.options))
+      vim.env.PATH = vim.fn.tempname()
+      h.contains(lsp.resolve_cmd(config.options).error, "no `node` on PATH")
+    end)
+
+    it("says how to get the server when there is none", function()
+      lsp.monorepo_server = function()
+        return "/nonexistent/infill-lsp.js"
+      end
+      vim.env.PATH = vim.fn.tempname()
       local resolved = lsp.resolve_cmd(config.options)
       h.eq("none", resolved.source)
-      h.contains(resolved.error, "pnpm build")
-      h.contains(resolved.error, "cmd")
+      h.contains(resolved.error, "npm install --global @infill/lsp-server")
+      h.contains(resolved.error, ":checkhealth infill")
     end)
   end)
 
