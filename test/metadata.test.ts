@@ -54,4 +54,30 @@ describe("package metadata", () => {
     const source = readFileSync(join(pkg.path, "src", "version.ts"), "utf8");
     expect(source).toContain(`export const VERSION = ${JSON.stringify(pkg.manifest.version)};`);
   });
+
+  it("the Neovim plugin's install is written the same everywhere (README, plugin README, :help infill)", () => {
+    const read = (path: string) => readFileSync(join(root, path), "utf8");
+    const documents = [
+      "README.md",
+      "packages/neovim-plugin/README.md",
+      "packages/neovim-plugin/doc/infill.txt",
+    ];
+    const builds = new Set(
+      documents.flatMap((doc) =>
+        [...read(doc).matchAll(/npx --yes pnpm@10 install --frozen-lockfile[^"'\n]*/g)].map(
+          (match) => match[0],
+        ),
+      ),
+    );
+    expect([...builds]).toHaveLength(1);
+    // The lazy.nvim spec: the plugin README's (which packages/neovim-plugin/test/install runs) and the root README's.
+    const lazySpec = (text: string) =>
+      /```lua\n( *)\{\n\1 {2}url = [^]*?\n\1\}\n/
+        .exec(text)?.[0]
+        .split("\n")
+        .map((line) => line.trim())
+        .join("\n");
+    expect(lazySpec(read("packages/neovim-plugin/README.md"))).toBeTruthy();
+    expect(lazySpec(read("README.md"))).toBe(lazySpec(read("packages/neovim-plugin/README.md")));
+  });
 });

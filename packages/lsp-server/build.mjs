@@ -43,6 +43,12 @@ await build({
   banner: {
     js: "import{createRequire as __infillRequire}from'node:module';const require=__infillRequire(import.meta.url);",
   },
+  // The workspace packages from their TypeScript source: the server builds without building them first (the
+  // Neovim plugin's install runs only this build).
+  alias: {
+    "@infill/core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)),
+    "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
+  },
   plugins: [leanUndiciPlugin],
   logLevel: "warning",
 });

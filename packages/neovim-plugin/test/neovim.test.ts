@@ -198,11 +198,8 @@ describe.each(VERSIONS)("%s", (version) => {
     RUN_TIMEOUT_MS + 5_000,
   );
 
-  it.each(installSpecs)(
-    "install: %s",
-    async (spec) => {
-      expectPassed(await runSpec(version, spec, await installEnv(), INSTALL_TIMEOUT_MS), spec);
-    },
-    INSTALL_TIMEOUT_MS + 10_000,
-  );
+  it.for(installSpecs)("install: %s", { timeout: INSTALL_TIMEOUT_MS + 10_000 }, async (spec, { skip }) => {
+    if (spec.endsWith("vim_pack_spec.lua") && version === "nvim-0.10") skip("vim.pack came with Neovim 0.12");
+    expectPassed(await runSpec(version, spec, await installEnv(), INSTALL_TIMEOUT_MS), spec);
+  });
 });
