@@ -72,7 +72,7 @@ describe("package metadata", () => {
     expect([...builds]).toHaveLength(1);
     // The lazy.nvim spec: the plugin README's (which packages/neovim-plugin/test/install runs) and the root README's.
     const lazySpec = (text: string) =>
-      /```lua\n( *)\{\n\1 {2}url = [^]*?\n\1\}\n/
+      /```lua\n( *)\{\n\1 {2}url = [\s\S]*?\n\1\}\n/
         .exec(text)?.[0]
         .split("\n")
         .map((line) => line.trim())
