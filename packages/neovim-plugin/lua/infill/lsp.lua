@@ -91,7 +91,7 @@ end
 
 --- How the user can get a server, for messages and `:checkhealth infill`.
 M.install_hint = "install it with `npm install --global @infill/lsp-server`, build it in the infill repository "
-  .. "(`npx --yes pnpm@10 install && npx --yes pnpm@10 build`, which the lazy.nvim spec's `build` does), "
+  .. "the plugin came from (`npx --yes pnpm@10 install && npx --yes pnpm@10 build`; see :help infill-setup), "
   .. "or set `cmd` in setup()"
 
 --- How the server will be launched: `opts.cmd`, else the server built in the repository this plugin came from
