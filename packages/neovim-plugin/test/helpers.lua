@@ -161,6 +161,30 @@ function M.type(text, after_each_char)
   end
 end
 
+--- A file with the cursor (`{ 6, 2 }`) on the empty line of `sub`'s body, where @infill/sim suggests
+--- `return a + b;` (it copies `add`'s body).
+M.ADD_SUB = { "function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  ", "}" }
+
+--- Enter insert mode at the end of the line (`A`), type `typed`, and wait for `expected` as ghost text.
+---@param typed string
+---@param expected string
+---@param timeout? integer ms, default 5000
+function M.append_and_wait_ghost(typed, expected, timeout)
+  M.input("A", function()
+    return vim.api.nvim_get_mode().mode == "i"
+  end)
+  M.type(typed)
+  return M.wait_for(
+    function()
+      return M.ghost_text() == expected
+    end,
+    timeout or 5000,
+    function()
+      return ("ghost text %s (shown: %s)"):format(vim.inspect(expected), vim.inspect(M.ghost_text()))
+    end
+  )
+end
+
 --- Leave insert mode and wait for normal mode.
 function M.escape()
   vim.api.nvim_input("<Esc>")

@@ -95,25 +95,9 @@ describe("without DEEPSEEK_API_KEY", function()
     infill.setup({ env = { DEEPSEEK_API_KEY = "sk-test" }, settings = { debounceMs = 0 } })
     local before = #notifications
     local project = h.project("with-env-key")
-    h.edit(
-      project .. "/c.js",
-      { "function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  ", "}" },
-      { 6, 2 }
-    )
+    h.edit(project .. "/c.js", h.ADD_SUB, { 6, 2 })
     wait_client()
-    h.input("A", function()
-      return vim.api.nvim_get_mode().mode == "i"
-    end)
-    h.type("r")
-    h.wait_for(
-      function()
-        return h.ghost_text() == "eturn a + b;"
-      end,
-      5000,
-      function()
-        return "a suggestion (shown: " .. vim.inspect(h.ghost_text()) .. ")"
-      end
-    )
+    h.append_and_wait_ghost("r", "eturn a + b;")
     h.escape()
     eq(before, #notifications, "no new notification")
     eq(nil, vim.env.DEEPSEEK_API_KEY, "the editor's own environment is unchanged")

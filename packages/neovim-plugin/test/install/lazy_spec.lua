@@ -99,28 +99,12 @@ describe("the lazy.nvim spec", function()
   end)
 
   it("shows ghost text from the server it built (provider sim)", function()
-    h.edit(
-      h.project("lazy") .. "/add.js",
-      { "function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  ", "}" },
-      { 6, 2 }
-    )
+    h.edit(h.project("lazy") .. "/add.js", h.ADD_SUB, { 6, 2 })
     h.wait_for(function()
       local client = require("infill.lsp").get_client(0)
       return client and client.initialized
     end, 10000, "the infill client to attach and initialize")
-    h.input("A", function()
-      return vim.api.nvim_get_mode().mode == "i"
-    end)
-    h.type("r")
-    h.wait_for(
-      function()
-        return h.ghost_text() == "eturn a + b;"
-      end,
-      10000,
-      function()
-        return "ghost text (shown: " .. vim.inspect(h.ghost_text()) .. ")"
-      end
-    )
+    h.append_and_wait_ghost("r", "eturn a + b;", 10000)
     h.escape()
   end)
 end)

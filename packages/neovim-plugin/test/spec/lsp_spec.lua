@@ -10,6 +10,16 @@ local function executable(dir, name, body)
   return path
 end
 
+--- Make `lsp.monorepo_server()` name a fresh file, as if the server had been built; returns its path.
+local function pretend_built()
+  local script = vim.fn.tempname() .. ".js"
+  vim.fn.writefile({ "" }, script)
+  lsp.monorepo_server = function()
+    return script
+  end
+  return script
+end
+
 describe("lsp", function()
   local saved_path = vim.env.PATH
   local saved_monorepo = lsp.monorepo_server
@@ -51,11 +61,7 @@ describe("lsp", function()
         vim.endswith(lsp.monorepo_server(), "packages/lsp-server/dist/infill-lsp.js"),
         lsp.monorepo_server()
       )
-      local script = vim.fn.tempname() .. ".js"
-      vim.fn.writefile({ "" }, script)
-      lsp.monorepo_server = function()
-        return script
-      end
+      local script = pretend_built()
       local dir = vim.fn.tempname()
       executable(dir, "infill-lsp", "echo 1.2.3")
       vim.env.PATH = dir .. ":" .. saved_path
@@ -75,11 +81,7 @@ describe("lsp", function()
     end)
 
     it("falls back to infill-lsp on PATH when there is no node to run the built one", function()
-      local script = vim.fn.tempname() .. ".js"
-      vim.fn.writefile({ "" }, script)
-      lsp.monorepo_server = function()
-        return script
-      end
+      pretend_built()
       local dir = vim.fn.tempname()
       local exe = executable(dir, "infill-lsp", "echo 1.2.3")
       vim.env.PATH = dir
