@@ -37,24 +37,42 @@ function separatorAt(code: string, i: number, rules: ReferenceRules): number {
 function isMember(code: string, start: number, rules: ReferenceRules): boolean {
   let i = start - 1;
   while (i >= 0 && isSpace(code.charCodeAt(i))) i--;
+  if (i < 0) return false;
   const c = code.charCodeAt(i);
   // `..` (Lua's concatenation, Rust's ranges) and `...` (a spread) are not member access.
-  if (c === DOT) return code.charCodeAt(i - 1) !== DOT;
+  if (c === DOT) return i === 0 || code.charCodeAt(i - 1) !== DOT;
   if (c !== COLON) return false;
-  if (code.charCodeAt(i - 1) === COLON) return rules.paths === true;
+  if (i > 0 && code.charCodeAt(i - 1) === COLON) return rules.paths === true;
   return rules.methodColon === true;
+}
+
+/** End of the identifier that starts at `i`. */
+function identifierEnd(code: string, i: number): number {
+  const n = code.length;
+  while (i < n && isIdentifierPart(code.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Past blanks (line breaks included) from `i`. */
+function skipSpace(code: string, i: number): number {
+  const n = code.length;
+  while (i < n && isSpace(code.charCodeAt(i))) i++;
+  return i;
 }
 
 /**
  * References in the lines before the cursor (see `LanguageSupport.references`): each identifier that is not a
  * keyword and not itself a member, with the identifier after its first separator; nearest first, and on one line
- * the one nearest the cursor first.
+ * the one nearest the cursor first. One pass over the masked lines; strings only for the names it keeps.
  */
 export function findReferences(lines: readonly string[], rules: ReferenceRules): Reference[] {
   const code = maskCode(lines.join("\n"), rules.dialect);
-  const maxLinks = rules.chains ? 4 : 2;
-  const found: { chain: string[]; line: number }[] = [];
   const n = code.length;
+  // What each reference is, in reading order: its name, the member after it, the longer chain, its line.
+  const names: string[] = [];
+  const members: (string | undefined)[] = [];
+  const chains: (string[] | undefined)[] = [];
+  const lineOf: number[] = [];
   let line = 0;
   let i = 0;
   while (i < n) {
@@ -65,40 +83,47 @@ export function findReferences(lines: readonly string[], rules: ReferenceRules):
       continue;
     }
     const start = i;
-    while (i < n && isIdentifierPart(code.charCodeAt(i))) i++;
+    i = identifierEnd(code, i);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
     if (rules.keywords.has(name)) continue;
-    const chain = [name];
-    let j = i;
-    while (chain.length < maxLinks) {
-      while (j < n && isSpace(code.charCodeAt(j))) j++;
-      const width = separatorAt(code, j, rules);
-      if (width === 0) break;
-      j += width;
-      while (j < n && isSpace(code.charCodeAt(j))) j++;
+    let member: string | undefined;
+    let chain: string[] | undefined;
+    let j = skipSpace(code, i);
+    let width = separatorAt(code, j, rules);
+    while (width > 0) {
+      j = skipSpace(code, j + width);
       if (!isIdentifierStart(code.charCodeAt(j))) break;
-      const linkStart = j;
-      while (j < n && isIdentifierPart(code.charCodeAt(j))) j++;
-      chain.push(code.slice(linkStart, j));
+      const end = identifierEnd(code, j);
+      const link = code.slice(j, end);
+      if (member === undefined) member = link;
+      else {
+        chain ??= [name, member];
+        chain.push(link);
+      }
+      if (!rules.chains || (chain?.length ?? 2) >= 4) break;
+      j = skipSpace(code, end);
+      width = separatorAt(code, j, rules);
     }
-    found.push({ chain, line });
+    names.push(name);
+    members.push(member);
+    chains.push(chain);
+    lineOf.push(line);
   }
   const last = lines.length - 1;
   const seen = new Set<string>();
   const references: Reference[] = [];
-  for (let k = found.length - 1; k >= 0; k--) {
-    const { chain, line: at } = found[k]!;
-    const key = chain.join("\0");
+  for (let k = names.length - 1; k >= 0; k--) {
+    const name = names[k]!;
+    const member = members[k];
+    const chain = chains[k];
+    const key = chain ? chain.join(".") : member === undefined ? name : `${name}.${member}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const [name, member] = chain as [string, string | undefined];
-    references.push({
-      name,
-      ...(member === undefined ? {} : { member }),
-      ...(chain.length > 2 ? { chain } : {}),
-      distance: last - at,
-    });
+    const distance = last - lineOf[k]!;
+    if (member === undefined) references.push({ name, distance });
+    else if (chain === undefined) references.push({ name, member, distance });
+    else references.push({ name, member, chain, distance });
   }
   return references;
 }

@@ -1,7 +1,13 @@
 import { posix as path } from "node:path";
 import { supportFor } from "../../src/context/lang/index.js";
 import { familyOf } from "../../src/context/languages.js";
-import type { Declaration, ModuleHost, ParsedModule } from "../../src/context/types.js";
+import type {
+  Declaration,
+  ModuleHost,
+  ModuleImport,
+  ParsedModule,
+  Reference,
+} from "../../src/context/types.js";
 
 /**
  * A source written indented in a test: the first line break and the common indentation go, so that lines and
@@ -20,6 +26,18 @@ export function code(strings: TemplateStringsArray, ...values: unknown[]): strin
     ...lines.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length),
   );
   return lines.map((l) => l.slice(indent)).join("\n");
+}
+
+/** Imports as rows: the specifier, then `local=imported` per binding. */
+export function importRows(imports: readonly ModuleImport[]): string[][] {
+  return imports.map((i) => [i.specifier, ...i.bindings.map((b) => `${b.local}=${b.imported}`)]);
+}
+
+/** References as `name.member@distance` (the whole chain when there is one). */
+export function referenceRows(references: readonly Reference[]): string[] {
+  return references.map(
+    (r) => `${(r.chain ?? [r.name, ...(r.member ? [r.member] : [])]).join(".")}@${r.distance}`,
+  );
 }
 
 /** One line per declaration: `kind name start-end@nameLine`, ` +` when exported; members indented below. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTypeScript, typescript } from "../../src/context/lang/typescript.js";
-import { code, declaration, summary } from "./helpers.js";
+import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
 describe("typescript imports", () => {
   it.each([
@@ -43,9 +43,7 @@ describe("typescript imports", () => {
     },
   ])("$text", ({ text, want }) => {
     const { imports } = parseTypeScript(text);
-    expect(imports.map((i) => [i.specifier, ...i.bindings.map((b) => `${b.local}=${b.imported}`)])).toEqual(
-      want,
-    );
+    expect(importRows(imports)).toEqual(want);
   });
 
   it("gives each import its starting line", () => {
@@ -364,7 +362,7 @@ describe("typescript references", () => {
     { lines: ["if (typeof value === 'string') return"], want: ["value@0"] },
   ])("$lines", ({ lines, want }) => {
     const refs = typescript.references(lines);
-    expect(refs.map((r) => `${r.name}${r.member ? `.${r.member}` : ""}@${r.distance}`)).toEqual(want);
+    expect(referenceRows(refs)).toEqual(want);
   });
 });
 
