@@ -66,6 +66,7 @@ function goFile(name: string, current: string): boolean {
 class Resolution {
   private readonly modules = new Map<string, Promise<ParsedModule | undefined>>();
   private readonly lists = new Map<string, Promise<readonly string[] | undefined>>();
+  private readonly resolved = new Map<string, Promise<Target | undefined>>();
   private files = 0;
   private readonly maxHops: number;
   private readonly maxFiles: number;
@@ -132,8 +133,18 @@ class Resolution {
     return found;
   }
 
-  /** The module a specifier names from a file: the first candidate that exists. */
-  async resolve(specifier: string, fromFile: string): Promise<Target | undefined> {
+  /** The module a specifier names from a file: the first candidate that exists (once per call). */
+  resolve(specifier: string, fromFile: string): Promise<Target | undefined> {
+    const key = `${fromFile}\0${specifier}`;
+    let pending = this.resolved.get(key);
+    if (!pending) {
+      pending = this.firstCandidate(specifier, fromFile);
+      this.resolved.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async firstCandidate(specifier: string, fromFile: string): Promise<Target | undefined> {
     let candidates: string[];
     try {
       candidates = this.support.candidates(specifier, fromFile, this.env);

@@ -91,6 +91,22 @@ class Masker {
     if (closes) this.units[end - 1] = quote;
   }
 
+  /**
+   * A literal that may not span lines, from `start` to `end` (what {@link quotedEnd} found): masked when it closed;
+   * otherwise only its quote goes, and the rest of the line stays code. An apostrophe in JSX text (`Don't`) or a
+   * stray quote must not swallow the brackets after it.
+   * @returns where scanning goes on.
+   */
+  lineString(text: string, start: number, end: number): number {
+    const quote = text.charCodeAt(start);
+    if (end - start >= 2 && text.charCodeAt(end - 1) === quote) {
+      this.string(start, end, quote);
+      return end;
+    }
+    this.blank(start, start + 1);
+    return start + 1;
+  }
+
   result(): string {
     return this.buffer.toString("utf16le");
   }
@@ -178,8 +194,9 @@ function slashCommentEnd(text: string, i: number, nested: boolean): number {
  * The text with every comment and the content of every string literal replaced by spaces; line breaks are kept,
  * so offsets and line numbers are those of the original. A string literal becomes a quote (`"`, `'` or `` ` ``),
  * spaces and a closing quote of the same kind spanning exactly the literal (prefixes such as Python's `r`, Rust's
- * `r#`, extra quotes of `"""` and Lua's `[==[` turn into spaces); an unterminated one closes at its line's end or
- * the text's end. A JavaScript regex literal keeps its slashes and loses its body, a template literal is masked
+ * `r#`, extra quotes of `"""` and Lua's `[==[` turn into spaces). A quote that opens a one-line literal which
+ * does not close on its line is blanked alone (JSX text, a stray apostrophe); a multi-line literal that does not
+ * close runs to the text's end. A JavaScript regex literal keeps its slashes and loses its body, a template literal is masked
  * whole (its `${…}` included). Unpaired surrogates become U+FFFD (one unit for one). Linear in the text's length;
  * never throws.
  */
@@ -226,13 +243,15 @@ function regexAllowed(text: string, units: Uint16Array, i: number): boolean {
     const start = identifierStartBefore(text, j + 1);
     return REGEX_AFTER.has(text.slice(start, j + 1));
   }
+  // After `<` it is a JSX closing tag (`</div>`), not a regex.
   return !(
     c === CHAR.RPAREN ||
     c === RBRACKET ||
     c === DQUOTE ||
     c === QUOTE ||
     c === BACKTICK ||
-    c === SLASH
+    c === SLASH ||
+    c === CHAR.LT
   );
 }
 
@@ -302,7 +321,7 @@ function maskCLike(text: string, m: Masker, js: boolean): void {
       }
     } else if (c === DQUOTE || c === QUOTE) {
       next = quotedEnd(text, i, c, true);
-      if (!inTemplate) m.string(i, next, c);
+      if (!inTemplate) next = m.lineString(text, i, next);
     } else if (c === BACKTICK) {
       if (!inTemplate) templateStart = i;
       next = templateFrom(i + 1);
@@ -346,8 +365,8 @@ function maskPython(text: string, m: Masker): void {
           break;
         }
       }
-    } else end = quotedEnd(text, i, q, true);
-    m.string(i, end, q);
+      m.string(i, end, q);
+    } else end = m.lineString(text, i, quotedEnd(text, i, q, true));
     i = nextStop(text, end, PYTHON_STOPS);
   }
 }
@@ -368,8 +387,10 @@ function maskGo(text: string, m: Masker): void {
       }
     } else {
       // "…" and '…' (runes) end at their line; `…` (raw) may span lines and has no escapes.
-      next = quotedEnd(text, i, c, c !== BACKTICK, c !== BACKTICK);
-      m.string(i, next, c === QUOTE ? QUOTE : DQUOTE);
+      if (c === BACKTICK) {
+        next = quotedEnd(text, i, c, false, false);
+        m.string(i, next, DQUOTE);
+      } else next = m.lineString(text, i, quotedEnd(text, i, c, true));
     }
     i = nextStop(text, next, GO_STOPS);
   }
@@ -479,10 +500,7 @@ function maskLua(text: string, m: Masker): void {
         next = longClose(i + 2 + level, level);
         m.string(i, next, DQUOTE);
       }
-    } else {
-      next = quotedEnd(text, i, c, true);
-      m.string(i, next, c);
-    }
+    } else next = m.lineString(text, i, quotedEnd(text, i, c, true));
     i = nextStop(text, next, LUA_STOPS);
   }
 }

@@ -1,5 +1,6 @@
 import { findOpen } from "./lexer.js";
 import type { SourceText, TextLines } from "./source-text.js";
+import type { Span } from "./statements.js";
 import type { Declaration, DeclarationKind } from "./types.js";
 
 /** Limits of a declaration's snippet. */
@@ -114,29 +115,54 @@ function listing(source: TextLines, members: Item[], docs: boolean): string[] {
 }
 
 /**
- * The {@link Declaration} of an item and its members, recursively. The snippet (see `Declaration.snippet`) is cut
- * when first read: most declarations of a file never go into a prompt.
+ * A declaration whose snippet is cut when first read: most declarations of a file never go into a prompt, and
+ * cutting them all would cost a parse about a third more. `snippet` is an accessor on the prototype; `toJSON`
+ * includes it.
  */
+class OutlinedDeclaration implements Declaration {
+  readonly name: string;
+  readonly kind: DeclarationKind;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly nameLine: number;
+  readonly exported: boolean;
+  declare readonly members?: readonly Declaration[];
+  #snippet: string | undefined;
+  readonly #source: TextLines;
+  readonly #item: Item;
+
+  constructor(source: TextLines, item: Item) {
+    this.name = item.name;
+    this.kind = item.kind;
+    this.startLine = item.docStart;
+    this.endLine = item.end;
+    this.nameLine = item.nameLine;
+    this.exported = item.exported;
+    this.#source = source;
+    this.#item = item;
+    const { members, attached } = item;
+    if (members?.length || attached?.length) {
+      const all: Declaration[] = [];
+      for (const m of members ?? []) all.push(new OutlinedDeclaration(source, m));
+      for (const m of attached ?? []) all.push(new OutlinedDeclaration(source, m));
+      (this as { members?: readonly Declaration[] }).members = all;
+    }
+  }
+
+  get snippet(): string {
+    this.#snippet ??= snippetLines(this.#source, this.#item, false, true).join("\n");
+    return this.#snippet;
+  }
+
+  toJSON(): Declaration {
+    const { name, kind, startLine, endLine, nameLine, snippet, exported, members } = this;
+    return { name, kind, startLine, endLine, nameLine, snippet, exported, ...(members ? { members } : {}) };
+  }
+}
+
+/** The {@link Declaration} of an item and its members, recursively (snippets cut when first read). */
 export function toDeclaration(source: TextLines, item: Item): Declaration {
-  let snippet: string | undefined;
-  const declaration: Declaration = {
-    name: item.name,
-    kind: item.kind,
-    startLine: item.docStart,
-    endLine: item.end,
-    nameLine: item.nameLine,
-    get snippet() {
-      snippet ??= snippetLines(source, item, false, true).join("\n");
-      return snippet;
-    },
-    exported: item.exported,
-  };
-  const { members, attached } = item;
-  if (!members?.length && !attached?.length) return declaration;
-  const all: Declaration[] = [];
-  for (const m of members ?? []) all.push(toDeclaration(source, m));
-  for (const m of attached ?? []) all.push(toDeclaration(source, m));
-  return Object.assign(declaration, { members: all });
+  return new OutlinedDeclaration(source, item);
 }
 
 /** A body between brackets: its lines and the offsets of its brackets. */
@@ -165,4 +191,36 @@ export function lastBracketBody(source: SourceText, start: number, end: number):
   const openOffset = findOpen(code, i, start);
   if (openOffset === -1) return undefined;
   return { open: source.lineOf(openOffset), close: source.lineOf(i), openOffset, closeOffset: i };
+}
+
+/**
+ * The item a declaration spanning `[span.start, span.end)` of a brace language's code is: its lines, the comment
+ * block right above it as its doc, and its body (by default the last bracket pair that closes it). Not exported
+ * until the caller says so.
+ */
+export function spanItem(
+  source: SourceText,
+  span: Span,
+  name: string,
+  nameAt: number,
+  kind: DeclarationKind,
+  body: { readonly open: number; readonly close?: number } | undefined = lastBracketBody(
+    source,
+    span.start,
+    span.end,
+  ),
+): Item {
+  const start = source.lineOf(span.start);
+  const item: Item = {
+    name,
+    kind,
+    exported: false,
+    docStart: source.docStart(start),
+    start,
+    nameLine: source.lineOf(nameAt),
+    end: source.lineOf(Math.max(span.start, span.end - 1)),
+  };
+  if (body)
+    item.body = body.close === undefined ? { open: body.open } : { open: body.open, close: body.close };
+  return item;
 }

@@ -8,8 +8,10 @@ describe("maskCode", () => {
     { dialect: "c", text: 'a = "x{y}"; // c', want: 'a = "    ";     ' },
     { dialect: "c", text: "a /* b\n c */ d", want: "a     \n      d" },
     { dialect: "c", text: 'f(\'}\', "\\"")', want: "f(' ', \"  \")" },
-    // An unterminated string closes at its line's end.
-    { dialect: "c", text: '"abc\nx', want: '"  "\nx' },
+    // A quote that does not close on its line is no string: it goes, the code after it stays.
+    { dialect: "c", text: '"a{\nx', want: " a{\nx" },
+    { dialect: "js", text: "<p>Don't {x}</p>)}", want: "<p>Don t {x}</p>)}" },
+    { dialect: "js", text: "<p>{a}</p>{b && <i/>}", want: "<p>{a}</p>{b && <i/>}" },
     // JavaScript: template literals whole, with their expressions and nested templates.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
     { dialect: "js", text: "t = `a${b + `c${d}`}e` + f", want: "t = `                ` + f" },

@@ -196,6 +196,22 @@ describe("typescript outline", () => {
         f()`,
       want: ["variable a 0-0@0 +", "variable b 1-2@1 +", "type U 3-5@3 +", "function f 6-7@6 +"],
     },
+    {
+      name: "components whose JSX holds apostrophes, closing tags and URLs",
+      text: code`
+        export function List({ items }: Props) {
+          return (
+            <ul>
+              {items.map((i) => <li key={i}>Don't {i}</li>)}
+              <p>{a}</p>{b && <i/>}
+              <a href="https://example.com">it's "here"</a>
+            </ul>
+          );
+        }
+        export const Item = () => <li className='x'>{"}"}</li>;
+        export default List;`,
+      want: ["function List 0-8@0 +", "function Item 9-9@9 +"],
+    },
   ])("$name", ({ text, want }) => {
     expect(summary(parseTypeScript(text).outline.declarations)).toEqual(want);
   });

@@ -2,7 +2,7 @@ import { posix as path } from "node:path";
 import { findClose, Lexer } from "../lexer.js";
 import { findReferences } from "../references.js";
 import { CHAR } from "../scan.js";
-import { type Item, lastBracketBody } from "../snippet.js";
+import { type Item, lastBracketBody, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import { type Span, splitStatements } from "../statements.js";
 import type { ImportBinding, LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
@@ -64,19 +64,9 @@ function importSpec(p: Parser, spec: Span): void {
 }
 
 function item(p: Parser, span: Span, name: string, nameAt: number, kind: Item["kind"]): Item {
-  const { source } = p;
-  const start = source.lineOf(span.start);
-  const body = lastBracketBody(source, span.start, span.end);
-  return {
-    name,
-    kind,
-    exported: isExported(name),
-    docStart: source.docStart(start),
-    start,
-    nameLine: source.lineOf(nameAt),
-    end: source.lineOf(Math.max(span.start, span.end - 1)),
-    ...(body ? { body: { open: body.open, close: body.close } } : {}),
-  };
+  const declared = spanItem(p.source, span, name, nameAt, kind);
+  declared.exported = isExported(name);
+  return declared;
 }
 
 /** `func F(…)`, `func (r *T) M(…)`. */

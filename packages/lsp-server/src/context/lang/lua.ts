@@ -3,7 +3,7 @@ import { findClose, isOpener, Lexer } from "../lexer.js";
 import { assignmentBefore, moduleCalls } from "../module-calls.js";
 import { findReferences } from "../references.js";
 import { CHAR } from "../scan.js";
-import { type Item, lastBracketBody } from "../snippet.js";
+import { type Item, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import type { Span } from "../statements.js";
 import type { LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
@@ -75,26 +75,14 @@ function statements(source: SourceText, from: number, to: number, fields: boolea
 
 /** A function's item: its body runs from the line closing its parameters to the line of its `end`. */
 function item(source: SourceText, span: Span, name: string, nameAt: number, kind: Item["kind"]): Item {
-  const start = source.lineOf(span.start);
+  if (kind !== "function") return spanItem(source, span, name, nameAt, kind);
+  const paren = source.code.indexOf("(", nameAt);
   const end = source.lineOf(Math.max(span.start, span.end - 1));
-  const found: Item = {
-    name,
-    kind,
-    exported: false,
-    docStart: source.docStart(start),
-    start,
-    nameLine: source.lineOf(nameAt),
-    end,
-  };
-  if (kind === "function") {
-    const paren = source.code.indexOf("(", nameAt);
-    if (paren !== -1 && paren < span.end)
-      found.body = { open: source.lineOf(findClose(source.code, paren)), close: end };
-  } else {
-    const body = lastBracketBody(source, span.start, span.end);
-    if (body) found.body = { open: body.open, close: body.close };
-  }
-  return found;
+  const body =
+    paren !== -1 && paren < span.end
+      ? { open: source.lineOf(findClose(source.code, paren)), close: end }
+      : undefined;
+  return spanItem(source, span, name, nameAt, kind, body);
 }
 
 /** A name path `a.b.c` or `a.b:c` at the lexer, with the offset of its last name. */

@@ -1,7 +1,7 @@
 import { posix as path } from "node:path";
 import { isCloser, isOpener, Lexer } from "../lexer.js";
 import { findReferences } from "../references.js";
-import { CHAR } from "../scan.js";
+import { CHAR, isIdentifierPart } from "../scan.js";
 import type { Item } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import type {
@@ -34,41 +34,55 @@ function logicalLines(source: SourceText): Logical[] {
   const { code } = source;
   const n = code.length;
   const lines: Logical[] = [];
+  // The line of `i` and where it starts, kept while scanning (no search per statement).
+  let line = 0;
+  let lineStart = 0;
   let i = 0;
   while (i < n) {
     const c = code.charCodeAt(i);
-    if (c === CHAR.SPACE || c === CHAR.TAB || c === CHAR.NL || c === CHAR.CR || c === 12 || c === CHAR.SEMI) {
+    if (c === CHAR.NL) {
+      line++;
+      lineStart = ++i;
+      continue;
+    }
+    if (c === CHAR.SPACE || c === CHAR.TAB || c === CHAR.CR || c === 12 || c === CHAR.SEMI) {
       i++;
       continue;
     }
     const start = i;
+    const first = line;
+    const indent = start - lineStart;
     let depth = 0;
-    while (i < n) {
+    let quote = 0;
+    let end = i;
+    let lastLine = line;
+    for (; i < n; i++) {
       const d = code.charCodeAt(i);
-      if (d === CHAR.DQUOTE || d === CHAR.QUOTE) {
-        const close = code.indexOf(code[i]!, i + 1);
-        i = close === -1 ? n : close + 1;
+      if (d === CHAR.NL) {
+        if (depth === 0 && quote === 0 && code.charCodeAt(i - 1) !== CHAR.BACKSLASH) break;
+        line++;
+        lineStart = i + 1;
         continue;
       }
-      if (isOpener(d)) depth++;
+      // Masked strings hold only blanks between their quotes.
+      if (quote !== 0) {
+        if (d === quote) quote = 0;
+      } else if (d === CHAR.DQUOTE || d === CHAR.QUOTE) quote = d;
+      else if (isOpener(d)) depth++;
       else if (isCloser(d)) depth = Math.max(0, depth - 1);
-      else if (depth === 0 && (d === CHAR.NL || d === CHAR.SEMI)) break;
-      else if (d === CHAR.BACKSLASH && code.charCodeAt(i + 1) === CHAR.NL) i++;
-      i++;
+      else if (depth === 0 && d === CHAR.SEMI) break;
+      if (d !== CHAR.SPACE && d !== CHAR.TAB && d !== CHAR.CR && d !== CHAR.BACKSLASH) {
+        end = i + 1;
+        lastLine = line;
+      }
     }
-    let end = i;
-    while (end > start && (code.charCodeAt(end - 1) === CHAR.CR || code.charCodeAt(end - 1) === CHAR.SPACE))
-      end--;
-    const line = source.lineOf(start);
-    lines.push({
-      start,
-      end,
-      line,
-      lastLine: source.lineOf(end - 1),
-      indent: start - source.lineStart(line),
-    });
+    lines.push({ start, end, line: first, lastLine, indent });
   }
   return lines;
+}
+
+function startsWithWord(code: string, at: number, word: string): boolean {
+  return code.startsWith(word, at) && !isIdentifierPart(code.charCodeAt(at + word.length));
 }
 
 function lexerAt(source: SourceText, statement: Logical): Lexer {
@@ -269,10 +283,11 @@ export function parsePython(text: string): { imports: ModuleImport[]; outline: M
   const imports: ModuleImport[] = [];
   const reexports: ReExport[] = [];
   for (const statement of lines) {
-    const lx = lexerAt(source, statement);
-    if (lx.is("import") || lx.is("from")) {
+    if (
+      startsWithWord(source.code, statement.start, "import") ||
+      startsWithWord(source.code, statement.start, "from")
+    )
       importStatement(source, statement, imports, reexports);
-    }
   }
   const moduleStart = lines.findIndex((l) => l.indent === 0);
   const { items, all } =

@@ -2,7 +2,7 @@ import { posix as path } from "node:path";
 import { findClose, Lexer } from "../lexer.js";
 import { findReferences } from "../references.js";
 import { CHAR } from "../scan.js";
-import { type BracketBody, type Item, lastBracketBody } from "../snippet.js";
+import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import { type Span, splitStatements } from "../statements.js";
 import type {
@@ -182,7 +182,14 @@ function items(
       bind(p, `self::${name}`, { local: name, imported: "*" }, p.source.lineOf(span.start));
       continue;
     }
-    const declared = item(p, span, name, lx.start, body && kind === "function" ? "method" : kind, block);
+    const declared = spanItem(
+      p.source,
+      span,
+      name,
+      lx.start,
+      body && kind === "function" ? "method" : kind,
+      block,
+    );
     declared.exported = exported || body === "trait";
     if (block && p.source.code.charCodeAt(block.openOffset) === CHAR.LBRACE) {
       if (keyword === "struct" || keyword === "union" || keyword === "enum")
@@ -205,28 +212,6 @@ function items(
     if (owner) owner.attached = [...(owner.attached ?? []), ...methods];
   }
   return found;
-}
-
-function item(
-  p: Parser,
-  span: Span,
-  name: string,
-  nameAt: number,
-  kind: Item["kind"],
-  body?: BracketBody,
-): Item {
-  const { source } = p;
-  const start = source.lineOf(span.start);
-  return {
-    name,
-    kind,
-    exported: false,
-    docStart: source.docStart(start),
-    start,
-    nameLine: source.lineOf(nameAt),
-    end: source.lineOf(Math.max(span.start, span.end - 1)),
-    ...(body ? { body: { open: body.open, close: body.close } } : {}),
-  };
 }
 
 /** `impl<T> Trait for Type<T> where … { … }`: the type's name and the items of the body. */
@@ -261,7 +246,7 @@ function fields(p: Parser, body: BracketBody, variants: boolean): Item[] {
     const exported = visibility(lx) || variants;
     const name = lx.ident();
     if (name === undefined) continue;
-    const field = item(p, span, name, lx.start, "field");
+    const field = spanItem(p.source, span, name, lx.start, "field");
     field.exported = exported;
     found.push(field);
   }

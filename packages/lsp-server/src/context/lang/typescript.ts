@@ -2,7 +2,7 @@ import { posix as path } from "node:path";
 import { findClose, Lexer } from "../lexer.js";
 import { assignmentBefore, moduleCalls } from "../module-calls.js";
 import { findReferences } from "../references.js";
-import { type BracketBody, type Item, lastBracketBody } from "../snippet.js";
+import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import { type Span, splitStatements } from "../statements.js";
 import type {
@@ -275,19 +275,11 @@ function declaration(
     (lx.is("const") && lx.peekIdent() === "enum")
   )
     lx.next();
-  const start = source.lineOf(span.start);
   const body = lastBracketBody(source, span.start, span.end);
   const base = (name: string, kind: Item["kind"], nameAt: number): Item => {
-    return {
-      name,
-      kind,
-      exported,
-      docStart: source.docStart(start),
-      start,
-      nameLine: source.lineOf(nameAt),
-      end: source.lineOf(Math.max(span.start, span.end - 1)),
-      ...(body ? { body: { open: body.open, close: body.close } } : {}),
-    };
+    const item = spanItem(source, span, name, nameAt, kind, body);
+    item.exported = exported;
+    return item;
   };
   const named = (kind: Item["kind"], anonymous: boolean): Item | undefined => {
     const keywordAt = lx.start;
@@ -463,19 +455,10 @@ function member(c: Collector, span: Span, only: "field" | undefined): Item | und
   lx.next();
   if (lx.isPunct("?") || lx.isPunct("!")) lx.next();
   const method = only === undefined && (lx.isPunct("(") || lx.isPunct("<"));
-  const body = lastBracketBody(source, span.start, span.end);
-  const start = source.lineOf(span.start);
-  return {
-    name,
-    kind: method ? "method" : "field",
-    exported: !hidden,
-    docStart: source.docStart(start),
-    start,
-    nameLine: source.lineOf(nameAt),
-    end: source.lineOf(Math.max(span.start, span.end - 1)),
-    ...(body ? { body: { open: body.open, close: body.close } } : {}),
-    ...(hidden ? { hidden } : {}),
-  };
+  const item = spanItem(source, span, name, nameAt, method ? "method" : "field");
+  item.exported = !hidden;
+  if (hidden) item.hidden = true;
+  return item;
 }
 
 /**
