@@ -197,11 +197,13 @@ function slashCommentEnd(text: string, i: number, nested: boolean): number {
  * `r#`, extra quotes of `"""` and Lua's `[==[` turn into spaces). A quote that opens a one-line literal which
  * does not close on its line is blanked alone (JSX text, a stray apostrophe); a multi-line literal that does not
  * close runs to the text's end. A JavaScript regex literal keeps its slashes and loses its body, a template literal is masked
- * whole (its `${…}` included). Unpaired surrogates become U+FFFD (one unit for one). Linear in the text's length;
- * never throws.
+ * whole (its `${…}` included). A leading byte order mark becomes a space. Linear in the text's length; never
+ * throws.
  */
 export function maskCode(text: string, dialect: Dialect): string {
   const m = new Masker(text);
+  // A byte order mark would read as the start of an identifier.
+  if (text.charCodeAt(0) === 0xfeff) m.blank(0, 1);
   switch (dialect) {
     case "c":
       maskCLike(text, m, false);

@@ -57,6 +57,8 @@ export interface Declaration {
    * What goes into a prompt, lines verbatim from the file: the doc comment and the signature; a short body whole;
    * a long function body elided (one line at the body's indentation holding `…`, then the closing line); the
    * members of a small class, interface, enum or struct with their bodies elided likewise. Lines joined with `\n`.
+   * The parsers cut it when it is first read (an accessor that `JSON.stringify` includes but an object spread
+   * does not): read it by name.
    */
   readonly snippet: string;
   /** Visible to other modules (TS `export`, Python without `_`, Go capitalised, Rust `pub`, Lua module field). */
@@ -159,7 +161,7 @@ export interface LanguageSupport {
   parse(text: string): { imports: ModuleImport[]; outline: ModuleOutline };
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
-   * nearest first, each `(name, member)` once at its smallest distance; names in strings and comments and the
+   * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the
    * language's keywords are skipped.
    */
   references(lines: readonly string[]): Reference[];

@@ -114,6 +114,22 @@ describe("findDeclarations: TypeScript", () => {
     ]);
   });
 
+  it("follows `export * as ns`, `export { default } from` and CommonJS exports", async () => {
+    const tree = {
+      "/w/a.js": code`
+        import { shapes, Main } from "./index.js";
+        const util = require("./util.cjs");`,
+      "/w/index.js": 'export * as shapes from "./shapes.js";\nexport { default as Main } from "./main.js";\n',
+      "/w/shapes.js": "export function circle(r) {}\n",
+      "/w/main.js": "export default class App {}\n",
+      "/w/util.cjs":
+        "function helper() {}\nexports.format = function (x) {};\nmodule.exports.helper = helper;\n",
+    };
+    expect(
+      await found(typescript, tree, "/w/a.js", [ref("shapes", "circle"), ref("Main"), ref("util", "format")]),
+    ).toEqual(["/w/shapes.js:circle", "/w/main.js:App", "/w/util.cjs:format"]);
+  });
+
   it("survives re-export cycles and bounds hops and files", async () => {
     const cycle = {
       "/w/a.ts": 'import { X, Y } from "./b";\n',
@@ -321,6 +337,24 @@ describe("findDeclarations: Rust", () => {
       "/w/src/api/client.rs:Client",
       "/w/src/api/handlers.rs:index",
     ]);
+  });
+});
+
+describe("findDeclarations: glob imports", () => {
+  it("looks a name up in what Go's dot import and Rust's `use x::*` bring", async () => {
+    const goFiles = {
+      "/w/main.go": 'package main\n\nimport . "example.com/m/util"\n',
+      "/w/util/u.go": "package util\n\nfunc Clamp(x int) int { return x }\n",
+    };
+    const goEnv = { root: "/w", goModule: { path: "example.com/m", dir: "/w" } };
+    expect(await found(go, goFiles, "/w/main.go", [ref("Clamp")], goEnv)).toEqual(["/w/util/u.go:Clamp"]);
+    const rustFiles = {
+      "/w/src/lib.rs": "mod prelude;\nuse crate::prelude::*;\n",
+      "/w/src/prelude.rs": "pub fn tidy() {}\n",
+    };
+    expect(
+      await found(rust, rustFiles, "/w/src/lib.rs", [ref("tidy")], { root: "/w", crateDir: "/w" }),
+    ).toEqual(["/w/src/prelude.rs:tidy"]);
   });
 });
 

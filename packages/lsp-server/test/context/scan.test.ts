@@ -52,10 +52,14 @@ describe("maskCode", () => {
 
   it("keeps a length and every line break for any input, in every dialect", () => {
     const dialects: Dialect[] = ["c", "js", "python", "go", "rust", "lua"];
-    const source = fc.string({
-      unit: fc.constantFrom(..."ab_ 1\n\r\t\"'`/*#-[]={}()$\\:;.?!<>r"),
-      maxLength: 200,
-    });
+    const source = fc.oneof(
+      fc.string({ unit: fc.constantFrom(..."ab_ 1\n\r\t\"'`/*#-[]={}()$\\:;.?!<>r"), maxLength: 200 }),
+      // Any UTF-16 unit, lone surrogates and byte order marks included.
+      fc.string({
+        unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+        maxLength: 100,
+      }),
+    );
     fc.assert(
       fc.property(source, fc.constantFrom(...dialects), (text, dialect) => {
         const masked = maskCode(text, dialect);

@@ -46,6 +46,15 @@ describe("typescript imports", () => {
     expect(importRows(imports)).toEqual(want);
   });
 
+  it("reads a file with a byte order mark, a shebang and CRLF line ends", () => {
+    const { imports, outline } = parseTypeScript(
+      '\ufeff#!/usr/bin/env node\r\nimport { a } from "./a";\r\nexport function main() {}\r\n',
+    );
+    expect(importRows(imports)).toEqual([["./a", "a=a"]]);
+    expect(summary(outline.declarations)).toEqual(["function main 2-2@2 +"]);
+    expect(outline.declarations[0]!.snippet).toBe("export function main() {}");
+  });
+
   it("gives each import its starting line", () => {
     const { imports } = parseTypeScript(code`
       import a from "./a";

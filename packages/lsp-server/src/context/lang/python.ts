@@ -59,7 +59,10 @@ function logicalLines(source: SourceText): Logical[] {
     for (; i < n; i++) {
       const d = code.charCodeAt(i);
       if (d === CHAR.NL) {
-        if (depth === 0 && quote === 0 && code.charCodeAt(i - 1) !== CHAR.BACKSLASH) break;
+        const continued =
+          code.charCodeAt(i - 1) === CHAR.BACKSLASH ||
+          (code.charCodeAt(i - 1) === CHAR.CR && code.charCodeAt(i - 2) === CHAR.BACKSLASH);
+        if (depth === 0 && quote === 0 && !continued) break;
         line++;
         lineStart = i + 1;
         continue;
