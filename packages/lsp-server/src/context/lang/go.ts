@@ -6,7 +6,7 @@ import { type Item, lastBracketBody, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import { type Span, splitStatements } from "../statements.js";
 import type { ImportBinding, LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
-import { guardedParse, outlineOf } from "./common.js";
+import { guardedParse, outlineOf } from "./parse-result.js";
 
 /** Go's semicolon insertion: a line break after a value ends a statement. */
 const GO = { lineBreaks: "go" } as const;

@@ -7,7 +7,7 @@ import { type Item, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
 import type { Span } from "../statements.js";
 import type { LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
-import { guardedParse, type LocalExport, outlineOf } from "./common.js";
+import { guardedParse, type LocalExport, outlineOf } from "./parse-result.js";
 
 /** Words that open a block closed by `end` (`while` and `for` open theirs with `do`) or by `until`. */
 const OPENS = new Set(["function", "do", "if", "repeat"]);

@@ -12,7 +12,7 @@ import type {
   ReExport,
   ResolveEnv,
 } from "../types.js";
-import { guardedParse, mergeOverloads, outlineOf } from "./common.js";
+import { guardedParse, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** A logical line: one simple statement, or a compound statement's header (`def f(…):`). */
 interface Logical {

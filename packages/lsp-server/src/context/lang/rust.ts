@@ -13,7 +13,7 @@ import type {
   ReExport,
   ResolveEnv,
 } from "../types.js";
-import { guardedParse, outlineOf } from "./common.js";
+import { guardedParse, outlineOf } from "./parse-result.js";
 
 /** Items end at `;` or at their body's `}`; line breaks mean nothing. */
 const ITEMS = { bodies: true, lineBreaks: "never" } as const;

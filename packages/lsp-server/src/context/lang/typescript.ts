@@ -14,7 +14,7 @@ import type {
   ResolveEnv,
   TsconfigPaths,
 } from "../types.js";
-import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "./common.js";
+import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** Top-level statements: `;`, a body's `}` or a line break that semicolon insertion would honour ends one. */
 const STATEMENTS = { bodies: true, lineBreaks: "js" } as const;

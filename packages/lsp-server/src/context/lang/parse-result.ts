@@ -1,3 +1,4 @@
+// What a parse returns, and how the parsers assemble it from their items.
 import { type Item, toDeclaration } from "../snippet.js";
 import type { SourceText } from "../source-text.js";
 import type { ModuleImport, ModuleOutline, ReExport } from "../types.js";
