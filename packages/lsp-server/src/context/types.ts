@@ -14,6 +14,8 @@ export interface ImportBinding {
   /**
    * The name in the target module: a declaration name, `"default"` (a default import), or `"*"` for the module
    * itself (a namespace import, `require(…)`, a Python module, a Lua module table, a Go package, a Rust module).
+   * `local` and `imported` both `"*"`: a glob import that brings every name of the module into scope (Python
+   * `from m import *`, Go `import . "p"`, Rust `use m::*`).
    */
   readonly imported: string;
 }
@@ -55,6 +57,8 @@ export interface Declaration {
    * What goes into a prompt, lines verbatim from the file: the doc comment and the signature; a short body whole;
    * a long function body elided (one line at the body's indentation holding `…`, then the closing line); the
    * members of a small class, interface, enum or struct with their bodies elided likewise. Lines joined with `\n`.
+   * The parsers cut it when it is first read (an accessor that `JSON.stringify` includes but an object spread
+   * does not): read it by name.
    */
   readonly snippet: string;
   /** Visible to other modules (TS `export`, Python without `_`, Go capitalised, Rust `pub`, Lua module field). */
@@ -76,6 +80,11 @@ export interface ModuleOutline {
   readonly reexports: readonly ReExport[];
   /** The local name the default export refers to (TS `export default Foo`, `export default class Foo`). */
   readonly defaultExport?: string;
+  /**
+   * Local names exported under another name or by a list: TS `export { a as b }`, CommonJS
+   * `module.exports = { b: a }`, Lua `return { b = a }`. A local name may be a declaration or an import binding.
+   */
+  readonly localExports?: ReadonlyArray<{ readonly exported: string; readonly local: string }>;
 }
 
 /** A file analysed once; the host caches it by path and modification time. */
@@ -126,6 +135,11 @@ export interface Reference {
   readonly name: string;
   /** The identifier after the first `.` or `::`, if any. */
   readonly member?: string;
+  /**
+   * The whole chain when it has more than two identifiers, first included, at most four (Python only, where
+   * `import pkg.mod` binds `pkg.mod` and `pkg.mod.func` names `func`). References differ by chain there.
+   */
+  readonly chain?: readonly string[];
   /** Lines between the reference and the cursor (0 = on the cursor line). */
   readonly distance: number;
 }
@@ -147,7 +161,7 @@ export interface LanguageSupport {
   parse(text: string): { imports: ModuleImport[]; outline: ModuleOutline };
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
-   * nearest first, each `(name, member)` once at its smallest distance; names in strings and comments and the
+   * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the
    * language's keywords are skipped.
    */
   references(lines: readonly string[]): Reference[];
@@ -156,4 +170,10 @@ export interface LanguageSupport {
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.
    */
   candidates(specifier: string, fromFile: string, env: ResolveEnv): string[];
+  /**
+   * The specifier of `name` as a submodule of the module `specifier`, for a name the module itself does not
+   * declare: Python `from pkg import mod` (`pkg` + `mod` → `pkg.mod`), Rust `use crate::a::b` (`crate::a::b`).
+   * Absent where modules have no submodules.
+   */
+  submodule?(specifier: string, name: string): string;
 }

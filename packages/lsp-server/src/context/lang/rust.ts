@@ -1,0 +1,313 @@
+import { posix as path } from "node:path";
+import { findClose, Lexer } from "../lexer.js";
+import { findReferences } from "../references.js";
+import { CHAR } from "../scan.js";
+import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
+import { SourceText } from "../source-text.js";
+import { type Span, splitStatements } from "../statements.js";
+import type {
+  ImportBinding,
+  LanguageSupport,
+  ModuleImport,
+  ModuleOutline,
+  ReExport,
+  ResolveEnv,
+} from "../types.js";
+import { guardedParse, outlineOf } from "./parse-result.js";
+
+/** Items end at `;` or at their body's `}`; line breaks mean nothing. */
+const ITEMS = { bodies: true, lineBreaks: "never" } as const;
+/** Struct fields and enum variants. */
+const FIELDS = { commas: true, lineBreaks: "never" } as const;
+/** Inline modules nested deeper than this are not outlined. */
+const MAX_NESTING = 4;
+
+const QUALIFIERS = new Set(["async", "const", "unsafe", "extern", "default", "safe"]);
+const KINDS: Readonly<Record<string, Item["kind"]>> = {
+  fn: "function",
+  struct: "struct",
+  union: "struct",
+  enum: "enum",
+  trait: "trait",
+  type: "type",
+  const: "variable",
+  static: "variable",
+  mod: "module",
+  macro_rules: "function",
+};
+
+interface Parser {
+  readonly source: SourceText;
+  readonly imports: Map<string, { bindings: ImportBinding[]; line: number }>;
+  readonly reexports: ReExport[];
+}
+
+/** Skips outer attributes (`#[…]`); true when the item is an inner attribute (`#![…]`), which declares nothing. */
+function skipAttributes(lx: Lexer): boolean {
+  while (lx.isPunct("#")) {
+    lx.next();
+    if (lx.isPunct("!")) return true;
+    if (lx.isPunct("[")) {
+      lx.skipBalanced();
+      lx.next();
+    }
+  }
+  return false;
+}
+
+/** `pub`, `pub(crate)`, `pub(in path)`: true when there was one (the item is visible outside its module). */
+function visibility(lx: Lexer): boolean {
+  if (!lx.is("pub")) return false;
+  lx.next();
+  if (lx.isPunct("(")) {
+    lx.skipBalanced();
+    lx.next();
+  }
+  return true;
+}
+
+/** `::` at the lexer: moves past it. */
+function pathSeparator(lx: Lexer): boolean {
+  if (!lx.isPunct(":") || lx.code.charCodeAt(lx.end) !== CHAR.COLON) return false;
+  lx.next();
+  lx.next();
+  return true;
+}
+
+/**
+ * A use tree (`a::b::{C, d as e, f::{g}, self}`, `a::*`) at the lexer, under `prefix`: its bindings grouped by
+ * the module path they come from.
+ */
+function useTree(p: Parser, lx: Lexer, prefix: string[], line: number, exported: boolean): void {
+  const segments = [...prefix];
+  pathSeparator(lx);
+  for (;;) {
+    if (lx.isPunct("{")) {
+      const close = findClose(lx.code, lx.start, lx.limit);
+      for (const entry of splitStatements(lx.code, lx.start + 1, close, FIELDS)) {
+        const inner = new Lexer(lx.code, lx.text, entry.start, entry.end);
+        inner.next();
+        useTree(p, inner, segments, line, exported);
+      }
+      return;
+    }
+    if (lx.isPunct("*")) {
+      bind(p, segments.join("::"), { local: "*", imported: "*" }, line);
+      if (exported) p.reexports.push({ specifier: segments.join("::"), names: "*" });
+      return;
+    }
+    const name = lx.ident();
+    if (name === undefined) return;
+    lx.next();
+    if (pathSeparator(lx)) {
+      segments.push(name);
+      continue;
+    }
+    let local = name;
+    if (lx.is("as")) {
+      lx.next();
+      local = lx.ident() ?? name;
+    }
+    if (local === "_") return;
+    if (name === "self") {
+      // `a::b::{self}`: the module `a::b` itself.
+      const module = segments.join("::");
+      if (module !== "")
+        bind(p, module, { local: local === "self" ? segments.at(-1)! : local, imported: "*" }, line);
+      return;
+    }
+    const module = segments.join("::");
+    if (module === "") return; // `use serde;`: an external crate
+    bind(p, module, { local, imported: name }, line);
+    if (exported) p.reexports.push({ specifier: module, names: [{ exported: local, imported: name }] });
+    return;
+  }
+}
+
+function bind(p: Parser, specifier: string, binding: ImportBinding, line: number): void {
+  const entry = p.imports.get(specifier);
+  if (entry) entry.bindings.push(binding);
+  else p.imports.set(specifier, { bindings: [binding], line });
+}
+
+/**
+ * The items of `[from, to)`: top level, an inline module's, an `impl` or `trait` body's (`body`: their functions
+ * are methods, and a trait's are public).
+ */
+function items(
+  p: Parser,
+  from: number,
+  to: number,
+  body: "impl" | "trait" | undefined,
+  depth: number,
+): Item[] {
+  const found: Item[] = [];
+  const impls: { type: string; methods: Item[] }[] = [];
+  for (const span of splitStatements(p.source.code, from, to, ITEMS)) {
+    const lx = new Lexer(p.source.code, p.source.text, span.start, span.end);
+    lx.next();
+    if (skipAttributes(lx)) continue;
+    const exported = visibility(lx);
+    while (lx.kind === "ident" && QUALIFIERS.has(lx.ident()!) && lx.peekIdent() !== undefined) {
+      if (
+        lx.is("const") &&
+        lx.peekIdent() !== "fn" &&
+        lx.peekIdent() !== "unsafe" &&
+        lx.peekIdent() !== "async"
+      )
+        break;
+      if (lx.next() === "string") lx.next(); // extern "C"
+    }
+    if (lx.is("use")) {
+      lx.next();
+      useTree(p, lx, [], p.source.lineOf(span.start), exported);
+      continue;
+    }
+    if (lx.is("impl")) {
+      const impl = implOf(p, lx, span, depth);
+      if (impl) impls.push(impl);
+      continue;
+    }
+    const keyword = lx.ident();
+    const kind = keyword === undefined ? undefined : KINDS[keyword];
+    if (kind === undefined) continue;
+    lx.next();
+    if (keyword === "macro_rules" && lx.isPunct("!")) lx.next();
+    if (keyword === "static" && lx.is("mut")) lx.next();
+    const name = lx.ident();
+    if (name === undefined || name === "_") continue;
+    const block = lastBracketBody(p.source, span.start, span.end);
+    if (keyword === "mod" && !block) {
+      // `mod x;`: the module is the file x.rs or x/mod.rs beside this module.
+      bind(p, `self::${name}`, { local: name, imported: "*" }, p.source.lineOf(span.start));
+      continue;
+    }
+    const declared = spanItem(
+      p.source,
+      span,
+      name,
+      lx.start,
+      body && kind === "function" ? "method" : kind,
+      block,
+    );
+    declared.exported = exported || body === "trait";
+    if (block && p.source.code.charCodeAt(block.openOffset) === CHAR.LBRACE) {
+      if (keyword === "struct" || keyword === "union" || keyword === "enum")
+        declared.members = fields(p, block, keyword === "enum");
+      else if ((keyword === "trait" || keyword === "mod") && depth < MAX_NESTING)
+        declared.members = items(
+          p,
+          block.openOffset + 1,
+          block.closeOffset,
+          keyword === "trait" ? "trait" : undefined,
+          depth + 1,
+        );
+    }
+    found.push(declared);
+  }
+  for (const { type, methods } of impls) {
+    const owner = found.find(
+      (i) => i.name === type && (i.kind === "struct" || i.kind === "enum" || i.kind === "trait"),
+    );
+    if (owner) owner.attached = [...(owner.attached ?? []), ...methods];
+  }
+  return found;
+}
+
+/** `impl<T> Trait for Type<T> where … { … }`: the type's name and the items of the body. */
+function implOf(
+  p: Parser,
+  lx: Lexer,
+  span: Span,
+  depth: number,
+): { type: string; methods: Item[] } | undefined {
+  let type: string | undefined;
+  let angle = 0;
+  while (lx.next() !== "eof") {
+    if (lx.isPunct("<")) angle++;
+    else if (lx.isPunct(">") && lx.code.charCodeAt(lx.start - 1) !== CHAR.MINUS) angle--;
+    else if (lx.isPunct("{") || lx.is("where")) break;
+    else if (angle === 0 && lx.is("for")) type = undefined;
+    else if (angle === 0 && lx.kind === "ident" && !lx.is("dyn") && !lx.is("mut")) type = lx.ident();
+    else if (lx.isPunct("(") || lx.isPunct("[")) lx.skipBalanced();
+  }
+  const body = lastBracketBody(p.source, span.start, span.end);
+  if (type === undefined || !body || depth >= MAX_NESTING) return undefined;
+  return { type, methods: items(p, body.openOffset + 1, body.closeOffset, "impl", depth + 1) };
+}
+
+/** Struct fields (`pub a: T`) and enum variants (`A`, `B(u8)`, `C { x: i32 }`). */
+function fields(p: Parser, body: BracketBody, variants: boolean): Item[] {
+  const found: Item[] = [];
+  for (const span of splitStatements(p.source.code, body.openOffset + 1, body.closeOffset, FIELDS)) {
+    const lx = new Lexer(p.source.code, p.source.text, span.start, span.end);
+    lx.next();
+    skipAttributes(lx);
+    const exported = visibility(lx) || variants;
+    const name = lx.ident();
+    if (name === undefined) continue;
+    const field = spanItem(p.source, span, name, lx.start, "field");
+    field.exported = exported;
+    found.push(field);
+  }
+  return found;
+}
+
+/** Imports and outline of a Rust file (see `LanguageSupport.parse`); `impl` methods are members of their type. */
+export function parseRust(text: string): { imports: ModuleImport[]; outline: ModuleOutline } {
+  const p: Parser = { source: new SourceText(text, "rust"), imports: new Map(), reexports: [] };
+  const found = items(p, 0, text.length, undefined, 0);
+  const imports = [...p.imports].map(([specifier, { bindings, line }]) => ({ specifier, bindings, line }));
+  imports.sort((a, b) => a.line - b.line);
+  return { imports, outline: outlineOf(p.source, found, p.reexports, [], undefined) };
+}
+
+const KEYWORDS = new Set(
+  (
+    "as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod " +
+    "move mut pub ref return self Self static struct super trait true type unsafe use where while i8 i16 i32 i64 " +
+    "i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str"
+  ).split(" "),
+);
+
+/** The directory of a module file's children: `src/a.rs` → `src/a`; `mod.rs`, `lib.rs`, `main.rs` → their own. */
+function moduleDir(file: string): string {
+  const base = path.basename(file);
+  if (base === "mod.rs" || base === "lib.rs" || base === "main.rs") return path.dirname(file);
+  return path.join(path.dirname(file), path.basename(file, ".rs"));
+}
+
+function rustCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
+  const segments = specifier.split("::").filter((s) => s !== "");
+  if (segments.length === 0 || segments.some((s) => !/^[\p{L}\p{N}_]+$/u.test(s))) return [];
+  let dir: string;
+  const crateRoot = env.crateDir ? path.join(env.crateDir, "src") : undefined;
+  if (segments[0] === "crate") {
+    if (!crateRoot) return [];
+    dir = crateRoot;
+    segments.shift();
+  } else {
+    dir = moduleDir(fromFile);
+    if (segments[0] === "self") segments.shift();
+    while (segments[0] === "super") {
+      dir = path.dirname(dir);
+      segments.shift();
+    }
+  }
+  if (segments.length === 0) {
+    if (dir === crateRoot) return [path.join(dir, "lib.rs"), path.join(dir, "main.rs")];
+    return [`${dir}.rs`, path.join(dir, "mod.rs")];
+  }
+  const base = path.join(dir, ...segments);
+  return [`${base}.rs`, path.join(base, "mod.rs")];
+}
+
+/** Rust: `mod x;`, `use crate::…`/`self::`/`super::`, `pub use` re-exports, `impl` blocks. */
+export const rust: LanguageSupport = {
+  family: "rust",
+  extensions: [".rs"],
+  parse: guardedParse(parseRust),
+  references: (lines) => findReferences(lines, { dialect: "rust", keywords: KEYWORDS, paths: true }),
+  candidates: rustCandidates,
+  submodule: (specifier, name) => `${specifier}::${name}`,
+};
