@@ -26,6 +26,11 @@ export class Documents {
     return this.#docs.get(uri);
   }
 
+  /** Every open document, in the order they were opened. */
+  all(): IterableIterator<OpenDocument> {
+    return this.#docs.values();
+  }
+
   didOpen({ textDocument }: DidOpenTextDocumentParams): void {
     this.#docs.set(textDocument.uri, {
       uri: textDocument.uri,

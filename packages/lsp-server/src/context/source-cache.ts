@@ -44,6 +44,7 @@ export class SourceCache<T> {
   readonly #loading = new Map<string, Promise<T | undefined>>();
   readonly #dirs: LRUCache<string, { names: readonly string[] | undefined; checkedAt: number }>;
   readonly #realFolders = new Map<string, Promise<string | undefined>>();
+  readonly #verdicts = new Map<string, Promise<boolean>>();
   readonly #now: () => number;
   readonly #revalidateMs: number;
 
@@ -109,6 +110,27 @@ export class SourceCache<T> {
     this.#entries.clear();
     this.#dirs.clear();
     this.#realFolders.clear();
+    this.#verdicts.clear();
+  }
+
+  /**
+   * Whether an open buffer's text may be used as context: its path is inside a workspace folder and not ignored
+   * (secrets, `.gitignore`, `context.exclude`). It need not exist on disk (a new, unsaved file). Cached per path
+   * until `clear`.
+   */
+  mayUse(path: string): Promise<boolean> {
+    let verdict = this.#verdicts.get(path);
+    if (!verdict) {
+      const folder = this.options.workspace.folderOf(path);
+      verdict = folder
+        ? this.options.ignore.ignored(folder.path, path, this.options.exclude()).then(
+            (ignored) => !ignored,
+            () => false,
+          )
+        : Promise.resolve(false);
+      this.#verdicts.set(path, verdict);
+    }
+    return verdict;
   }
 
   /** Read a small workspace file as text (configuration: tsconfig, go.mod), under the same rules. */
@@ -152,10 +174,12 @@ export class SourceCache<T> {
     const folder = this.options.workspace.folderOf(path);
     if (!folder) return nothing;
     try {
-      const [real, realFolder] = await Promise.all([realpath(path), this.#realFolder(folder.path)]);
+      const real = await realpath(path);
       const info = await stat(real);
       const found = { readable: false, real, mtimeMs: info.mtimeMs, size: info.size };
-      if (!realFolder || !contains(realFolder, real)) return found;
+      // Where the file really is must be inside a workspace folder too: a symlink may not lead out of them.
+      const realFolder = await this.#realFolderOf(real);
+      if (!realFolder) return found;
       if (!info.isFile() || info.size > MAX_FILE_BYTES) return found;
       const exclude = this.options.exclude();
       if (await this.options.ignore.ignored(folder.path, path, exclude)) return found;
@@ -167,13 +191,20 @@ export class SourceCache<T> {
     }
   }
 
-  #realFolder(folder: string): Promise<string | undefined> {
-    let real = this.#realFolders.get(folder);
-    if (!real) {
-      real = realpath(folder).catch(() => undefined);
-      this.#realFolders.set(folder, real);
+  /** The real path of the innermost workspace folder holding a real path, or undefined. */
+  async #realFolderOf(real: string): Promise<string | undefined> {
+    let best: string | undefined;
+    for (const folder of this.options.workspace.folders) {
+      let folderReal = this.#realFolders.get(folder.path);
+      if (!folderReal) {
+        folderReal = realpath(folder.path).catch(() => undefined);
+        this.#realFolders.set(folder.path, folderReal);
+      }
+      const candidate = await folderReal;
+      if (candidate && contains(candidate, real) && (!best || candidate.length > best.length))
+        best = candidate;
     }
-    return real;
+    return best;
   }
 
   #revalidate(path: string, entry: Entry<T>): void {
