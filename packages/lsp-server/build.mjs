@@ -50,6 +50,8 @@ await build({
     "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
   },
   plugins: [leanUndiciPlugin],
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its ES module build bundles whole.
+  mainFields: ["module", "main"],
   logLevel: "warning",
 });
 

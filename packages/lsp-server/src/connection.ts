@@ -5,6 +5,7 @@ import {
   type CompletionParams,
   createConnection as createServerConnection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   type InitializeParams,
   type InitializeResult,
   type InlineCompletionList,
@@ -15,12 +16,21 @@ import {
   ShowMessageNotification,
   TextDocumentSyncKind,
   type WatchDog,
+  type WorkspaceFolder,
 } from "vscode-languageserver";
 import { createProtocolConnection, StreamMessageReader } from "vscode-languageserver/node";
 import pkg from "../package.json" with { type: "json" };
 import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
+import { EMPTY_BLOCK } from "./context/block.js";
+import type { RepositoryContext } from "./context/repository-context.js";
 import { Documents } from "./documents.js";
-import { type Answer, CompletionEngine, type RequestKind, type Upstream } from "./engine.js";
+import {
+  type Answer,
+  CompletionEngine,
+  type ContextSource,
+  type RequestKind,
+  type Upstream,
+} from "./engine.js";
 import { type FailureNotice, UpstreamHealth } from "./health.js";
 import { createLogger, redactor } from "./logger.js";
 import { FramedMessageWriter } from "./message-writer.js";
@@ -190,6 +200,33 @@ export function startServer(options: ServerOptions): RunningServer {
     applySettings();
   };
 
+  // Repository context is loaded once `initialize` is answered (it brings the parsers and the file rules);
+  // until then nothing depends on it, so document events before it only matter to the documents themselves.
+  let workspaceFolders: WorkspaceFolder[] = [];
+  let repository: RepositoryContext | undefined;
+  let repositoryLoading: Promise<RepositoryContext> | undefined;
+  const loadRepository = () => {
+    repositoryLoading ??= import("./context/repository-context.js").then(({ RepositoryContext }) => {
+      repository = new RepositoryContext({ documents, settings: () => settings.context, log });
+      repository.workspace.set(workspaceFolders);
+      return repository;
+    });
+    return repositoryLoading;
+  };
+  // Context that cannot be had (its module failed to load) means prompts without it, never no completion.
+  let contextBroken = false;
+  const context: ContextSource = {
+    block: async (doc, position, budget) => {
+      try {
+        return await (await loadRepository()).block(doc, position, budget);
+      } catch (error) {
+        if (!contextBroken) log.error(`repository context is off: ${String(error)}`);
+        contextBroken = true;
+        return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
+      }
+    },
+  };
+
   const engine = new CompletionEngine({
     documents,
     upstream: currentUpstream,
@@ -198,6 +235,7 @@ export function startServer(options: ServerOptions): RunningServer {
     onFailure: tell,
     log,
     onUpstream: () => startProgress(),
+    context,
   });
 
   const startProgress = (): (() => void) => {
@@ -225,6 +263,7 @@ export function startServer(options: ServerOptions): RunningServer {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     clientCapabilities = params.capabilities;
+    workspaceFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: "" }] : []);
     documents.encoding = negotiateEncoding(params.capabilities.general?.positionEncodings);
     const init = params.initializationOptions as Record<string, unknown> | null | undefined;
     // Editors put their own keys next to ours; the server's keys may also sit under an `infill` section.
@@ -236,7 +275,13 @@ export function startServer(options: ServerOptions): RunningServer {
     return {
       capabilities: {
         positionEncoding: documents.encoding,
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        textDocumentSync: {
+          openClose: true,
+          change: TextDocumentSyncKind.Incremental,
+          // Saves refresh the repository context that depends on the saved file.
+          save: { includeText: false },
+        },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         completionProvider: { resolveProvider: false },
         inlineCompletionProvider: true,
       },
@@ -255,6 +300,24 @@ export function startServer(options: ServerOptions): RunningServer {
       if (clientCapabilities.workspace?.configuration) await pullConfiguration();
     });
     preloadClient();
+    loadRepository().catch(() => {});
+    if (clientCapabilities.workspace?.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+        const gone = new Set(removed.map((folder) => folder.uri));
+        workspaceFolders = [...workspaceFolders.filter((folder) => !gone.has(folder.uri)), ...added];
+        repository?.workspace.change(added, removed);
+        repository?.foldersChanged();
+      });
+    }
+    if (clientCapabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_FILES })
+        .catch(() => {});
+    }
+  });
+
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    repository?.filesChanged(changes.map((change) => change.uri));
   });
 
   connection.onDidChangeConfiguration((params) => {
@@ -269,14 +332,19 @@ export function startServer(options: ServerOptions): RunningServer {
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     engine.forget(params.textDocument.uri);
     documents.didOpen(params);
+    repository?.didOpen(params.textDocument.uri);
   });
   connection.onDidChangeTextDocument((params) => {
     const from = documents.didChange(params);
-    if (from) engine.didChange(params.textDocument.uri, from);
-    else log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
+    if (from) {
+      engine.didChange(params.textDocument.uri, from);
+      repository?.didChange(params.textDocument.uri, from.line);
+    } else log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
   });
+  connection.onDidSaveTextDocument(({ textDocument }) => repository?.didSave(textDocument.uri));
   connection.onDidCloseTextDocument(({ textDocument }) => {
     engine.forget(textDocument.uri);
+    repository?.didClose(textDocument.uri, documents.get(textDocument.uri));
     documents.didClose(textDocument.uri);
   });
 
@@ -319,6 +387,7 @@ export function startServer(options: ServerOptions): RunningServer {
         latencyMs: Math.round(result.latencyMs * 100) / 100,
         upstreamMs: result.upstreamMs === undefined ? null : Math.round(result.upstreamMs * 100) / 100,
         usage: result.usage ?? null,
+        context: result.context ?? null,
       })
       .catch(() => {});
   };
@@ -337,6 +406,7 @@ export function startServer(options: ServerOptions): RunningServer {
 
   connection.onShutdown(async () => {
     engine.dispose();
+    repository?.dispose();
     await upstream?.value?.close();
     upstream = undefined;
   });
@@ -346,12 +416,20 @@ export function startServer(options: ServerOptions): RunningServer {
   return {
     async dispose() {
       engine.dispose();
+      repository?.dispose();
       await upstream?.value?.close();
       upstream = undefined;
       connection.dispose();
     },
   };
 }
+
+/** Files whose changes on disk matter to repository context: sources of the resolved languages and their
+ * project files. */
+const WATCHED_FILES = [
+  { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,pyi,go,rs,lua}" },
+  { globPattern: "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,.gitignore}" },
+];
 
 const LOG_TYPES = {
   error: MessageType.Error,

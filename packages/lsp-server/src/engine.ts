@@ -1,5 +1,6 @@
 import type { CompletionChunk, CompletionRequest, CompletionResponse, Usage } from "@infill/core";
 import type { CancellationToken, Position } from "vscode-languageserver";
+import { type ContextBlock, EMPTY_BLOCK } from "./context/block.js";
 import type { Documents, OpenDocument } from "./documents.js";
 import type { FailureNotice, UpstreamHealth } from "./health.js";
 import type { Logger } from "./logger.js";
@@ -19,6 +20,28 @@ import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-t
 export interface Upstream {
   stream(request: CompletionRequest, options: { signal: AbortSignal }): AsyncIterable<CompletionChunk>;
   complete(request: CompletionRequest, options: { signal: AbortSignal }): Promise<CompletionResponse>;
+}
+
+/** Where the repository context of a request comes from (`RepositoryContext` fits). */
+export interface ContextSource {
+  /** The block for a request at `position` (UTF-16), within `budgetTokens`. Never rejects. */
+  block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+  ): Promise<{ block: ContextBlock; ms: number; recomputed: boolean }>;
+}
+
+/** What the repository context of an upstream request was. */
+export interface ContextFigures {
+  /** Time spent choosing it, in ms. */
+  ms: number;
+  /** Snippets in the block. */
+  snippets: number;
+  /** Estimated tokens of the block. */
+  tokens: number;
+  /** Whether it was chosen anew (false: the document's previous block, reused byte for byte). */
+  recomputed: boolean;
 }
 
 /** Why a request got no suggestion. A value, not an exception: every LSP request gets an answer. */
@@ -60,6 +83,8 @@ export type Answer =
       upstreamMs?: number;
       /** Upstream token usage, when the stream ran to its end. */
       usage?: Usage;
+      /** The repository context of the upstream request, when context is on. */
+      context?: ContextFigures;
     }
   | { kind: "none"; reason: NoSuggestionReason };
 
@@ -74,6 +99,8 @@ export interface EngineOptions {
   onFailure: (notice: FailureNotice) => void;
   /** Called when an upstream request starts; the returned function is called when it ends. */
   onUpstream?: (uri: string) => () => void;
+  /** Repository context; none means prompts carry the current buffer only. */
+  context?: ContextSource;
   log: Logger;
 }
 
@@ -124,6 +151,8 @@ interface Inflight {
   readonly listeners: Set<() => void>;
   /** The document changed before the anchor: what it returns is for text that is gone. */
   stale: boolean;
+  /** The repository context it was sent with. */
+  context: ContextFigures | undefined;
   result: Promise<FittedCompletion | null>;
 }
 
@@ -222,6 +251,7 @@ export class CompletionEngine {
         latencyMs: performance.now() - started,
         ...(inflight?.upstreamMs !== undefined ? { upstreamMs: inflight.upstreamMs } : {}),
         ...(inflight?.usage ? { usage: inflight.usage } : {}),
+        ...(inflight?.context ? { context: inflight.context } : {}),
       });
 
     const remembered = state.last && this.#typeThrough(state.last, doc, anchor);
@@ -233,9 +263,11 @@ export class CompletionEngine {
     if (slot.settled) return;
     if (!this.#upstream()) return slot.resolve(none("blocked"));
 
+    // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
+    const version = doc.version;
+    const context = this.#context(doc, here);
     // After following a stream that did not fit, the user already waited: no debounce then.
     if (shared.kind !== "diverged") {
-      const version = doc.version;
       await delay(this.options.settings().debounceMs, slot);
       if (slot.settled) return;
       if (doc.version !== version) return slot.resolve(none("stale"));
@@ -244,10 +276,13 @@ export class CompletionEngine {
       if (shared.kind === "served") return answer(shared.result, "shared");
       if (slot.settled) return;
     }
+    const chosen = await context;
+    if (slot.settled) return;
+    if (doc.version !== version) return slot.resolve(none("stale"));
 
     const upstream = this.#upstream();
     if (!upstream) return slot.resolve(none("blocked"));
-    const inflight = this.#start(upstream, state, doc, here, anchor);
+    const inflight = this.#start(upstream, state, doc, here, anchor, chosen);
     if (!inflight) return slot.resolve(none("binary"));
     await this.#follow(slot, inflight);
     if (slot.settled) return;
@@ -309,15 +344,38 @@ export class CompletionEngine {
     }
   }
 
+  /** The repository context for a request, and its figures; an empty block when context is off. */
+  async #context(
+    doc: OpenDocument,
+    here: Position,
+  ): Promise<{ block: ContextBlock; figures: ContextFigures | undefined }> {
+    const s = this.options.settings();
+    const source = this.options.context;
+    if (!source || !s.context.enabled) return { block: EMPTY_BLOCK, figures: undefined };
+    // The context never takes more than half of the request: the current file comes first.
+    const budget = Math.min(s.context.maxTokens, Math.floor(s.contextTokens / 2));
+    const { block, ms, recomputed } = await source.block(doc, here, budget);
+    // A snippet from an open buffer holding NUL would make the request binary: leave the context out then.
+    const usable = block.text.includes("\0") ? EMPTY_BLOCK : block;
+    return {
+      block: usable,
+      figures: { ms, snippets: usable.snippets.length, tokens: usable.tokens, recomputed },
+    };
+  }
+
   #start(
     upstream: Upstream,
     state: DocState,
     doc: OpenDocument,
     here: Position,
     anchor: Anchor,
+    context: { block: ContextBlock; figures: ContextFigures | undefined },
   ): Inflight | undefined {
     const s = this.options.settings();
-    const window = buildPromptWindow(doc.buffer, here, { budgetTokens: s.contextTokens });
+    // The context's share of `contextTokens` is what it really uses: context not found gives its share back.
+    const window = buildPromptWindow(doc.buffer, here, {
+      budgetTokens: s.contextTokens - context.block.tokens,
+    });
     if (window.prompt.includes("\0") || window.suffix.includes("\0")) return undefined;
     const ctx: PostProcessContext = {
       lineBefore: anchor.linePrefix,
@@ -330,7 +388,7 @@ export class CompletionEngine {
     // wake-up per token.
     const request: CompletionRequest = {
       model: s.model,
-      prompt: window.prompt,
+      prompt: context.block.text + window.prompt,
       suffix: window.suffix,
       max_tokens: s.maxTokens,
       temperature: s.temperature,
@@ -349,6 +407,7 @@ export class CompletionEngine {
       orphanTimer: undefined,
       listeners: new Set(),
       stale: false,
+      context: context.figures,
       result: Promise.resolve(null),
     };
     inflight.result = this.#consume(upstream, request, ctx, inflight, state, doc.uri);

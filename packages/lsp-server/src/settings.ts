@@ -14,7 +14,9 @@ export type Settings = {
 };
 
 /** Repository context settings, every key present (see `FIELDS.context`). */
-export type ContextSettings = Required<z.infer<(typeof FIELDS)["context"]>>;
+export type ContextSettings = {
+  [K in keyof z.infer<(typeof FIELDS)["context"]>]-?: NonNullable<z.infer<(typeof FIELDS)["context"]>[K]>;
+};
 /** Log verbosity. */
 export type LogLevel = Settings["logLevel"];
 

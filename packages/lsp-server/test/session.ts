@@ -63,6 +63,8 @@ export interface SessionOptions {
   capabilities?: ClientCapabilities;
   /** What the client answers to `workspace/configuration` for the `infill` section. */
   configuration?: unknown;
+  /** Workspace folders sent at `initialize` (the first one is also the `rootUri`). Default none. */
+  workspaceFolders?: Array<{ uri: string; name: string }>;
 }
 
 /** A test editor: a real JSON-RPC client talking to a real server over in-memory streams, against a real sim. */
@@ -115,7 +117,8 @@ export class Session {
     client.listen();
     const initializeResult = (await client.sendRequest("initialize", {
       processId: null,
-      rootUri: null,
+      rootUri: options.workspaceFolders?.[0]?.uri ?? null,
+      ...(options.workspaceFolders ? { workspaceFolders: options.workspaceFolders } : {}),
       capabilities: options.capabilities ?? {},
       initializationOptions: options.initializationOptions ?? { debounceMs: 0 },
     })) as InitializeResult;

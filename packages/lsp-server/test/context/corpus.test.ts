@@ -31,14 +31,20 @@ function missingExports(file: string): string[] {
 }
 
 const zodRoot = join(dirname(createRequire(import.meta.url).resolve("zod/package.json")), "src");
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const packagesRoot = fileURLToPath(new URL("../../../", import.meta.url));
+/** The packages' own sources: tests and benchmarks hold fixtures whose code sits inside template strings. */
+const repoSources = () =>
+  readdirSync(packagesRoot).flatMap((pkg) => {
+    const src = join(packagesRoot, pkg, "src");
+    return statSync(src, { throwIfNoEntry: false })?.isDirectory() ? sources(src) : [];
+  });
 
 describe("real sources", () => {
   it.each([
-    { corpus: "zod's sources (barrels, namespaces, overloads)", root: zodRoot, atLeast: 300 },
-    { corpus: "this repository's packages", root: repoRoot, atLeast: 50 },
-  ])("finds every exported declaration of $corpus", ({ root, atLeast }) => {
-    const files = sources(root);
+    { corpus: "zod's sources (barrels, namespaces, overloads)", files: () => sources(zodRoot), atLeast: 300 },
+    { corpus: "this repository's packages", files: repoSources, atLeast: 50 },
+  ])("finds every exported declaration of $corpus", ({ files: list, atLeast }) => {
+    const files = list();
     expect(files.length).toBeGreaterThanOrEqual(atLeast);
     const missing = files.flatMap((file) => missingExports(file).map((name) => `${file}: ${name}`));
     expect(missing).toEqual([]);

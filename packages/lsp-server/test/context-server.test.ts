@@ -1,0 +1,335 @@
+// Repository context through the real server: a workspace on disk, documents opened as an editor would, and the
+// prompts the sim received.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CURSOR, type Session, sessions } from "./session.js";
+
+const start = sessions();
+let root: string;
+let outside: string;
+
+const ITEM_TS = `/** A line of an order. */
+export interface Item {
+  name: string;
+  price: number;
+  quantity: number;
+}
+
+/**
+ * Formats an amount in cents as dollars.
+ * @param cents - the amount
+ */
+export function formatPrice(cents: number, currency = "USD"): string {
+  const whole = Math.floor(cents / 100);
+  const rest = String(cents % 100).padStart(2, "0");
+  const symbol = currency === "USD" ? "$" : currency;
+  const text = \`\${symbol}\${whole}.\${rest}\`;
+  return text;
+}
+
+export const TAX_RATE = 0.2;
+`;
+
+const CART_TS = `import { formatPrice, type Item } from "./item.js";
+
+export function label(item: Item): string {
+  return item.name + " " + formatPrice(${CURSOR}
+}
+`;
+
+const write = (rel: string, text: string, base = root) => {
+  const path = join(base, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+};
+const uri = (rel: string, base = root) => pathToFileURL(join(base, rel)).href;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "infill-ctx-"));
+  outside = mkdtempSync(join(tmpdir(), "infill-out-"));
+  write("src/item.ts", ITEM_TS);
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+async function workspaceSession(init: Record<string, unknown> = {}, capabilities = {}): Promise<Session> {
+  return start({
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: "shop" }],
+    initializationOptions: { debounceMs: 0, ...init },
+    capabilities,
+  });
+}
+
+/** The prompt of the last upstream request. */
+const lastPrompt = (s: Session) => (s.sim.requests.at(-1)!.body as { prompt: string }).prompt;
+const lastBody = (s: Session) => s.sim.requests.at(-1)!.body as { prompt: string; suffix: string };
+
+describe("repository context in the prompt", () => {
+  it("puts the imported declaration under its path, then the current file's path, then the file", async () => {
+    const s = await workspaceSession();
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    const prompt = lastPrompt(s);
+    const [block, file] = prompt.split("// src/cart.ts\n");
+    expect(block).toMatch(/^\/\/ src\/item\.ts\n/);
+    expect(block).toContain('export function formatPrice(cents: number, currency = "USD"): string {');
+    expect(block).toContain(" * Formats an amount in cents as dollars.");
+    expect(file).toBe(CART_TS.slice(0, CART_TS.indexOf(CURSOR)));
+  });
+
+  it("sends the buffer alone with context off", async () => {
+    const s = await workspaceSession({ context: { enabled: false } });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    expect(lastPrompt(s)).toBe(CART_TS.slice(0, CART_TS.indexOf(CURSOR)));
+  });
+
+  it("prefers an open buffer's text over the file on disk", async () => {
+    const s = await workspaceSession();
+    await s.open(
+      uri("src/item.ts"),
+      ITEM_TS.replace("cents: number, currency", "amountInCents: bigint, currency"),
+    );
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    expect(lastPrompt(s)).toContain("formatPrice(amountInCents: bigint");
+  });
+
+  it("keeps the whole request within contextTokens and the block within context.maxTokens", async () => {
+    const long = Array.from(
+      { length: 400 },
+      (_, i) => `  const line${i} = compute(${i}, "${"x".repeat(i % 40)}");`,
+    );
+    const text = CART_TS.replace(
+      "export function label",
+      `export function big() {\n${long.join("\n")}\n}\n\nexport function label`,
+    );
+    for (const [contextTokens, maxTokens] of [
+      [512, 1024],
+      [1024, 60],
+      [4096, 1024],
+    ] as const) {
+      const s = await workspaceSession({ contextTokens, context: { maxTokens } });
+      const at = await s.open(uri("src/cart.ts"), text);
+      await s.inline(uri("src/cart.ts"), at);
+      const { prompt, suffix } = lastBody(s);
+      expect(Math.ceil((prompt.length + suffix.length) / 3.5)).toBeLessThanOrEqual(contextTokens);
+      const block = prompt.slice(0, prompt.indexOf("// src/cart.ts\n") + "// src/cart.ts\n".length);
+      expect(Math.ceil(block.length / 3.5)).toBeLessThanOrEqual(Math.min(maxTokens, contextTokens / 2));
+      await s.close();
+    }
+  });
+
+  it("reports the context's figures in the metrics", async () => {
+    const s = await workspaceSession({ metrics: true });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    await s.until(() => s.messages("$/infill/metrics").length > 0, "metrics");
+    const { context } = s.messages("$/infill/metrics")[0]!.params as { context: Record<string, unknown> };
+    // Item (used in the signature above) and formatPrice.
+    expect(context).toMatchObject({ snippets: 2, recomputed: true });
+    expect(context.tokens).toBeGreaterThan(10);
+    expect(context.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("logs which snippets went in at debug level: paths and line ranges, no code", async () => {
+    const s = await workspaceSession({ logLevel: "debug" });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    const lines = s.messages("window/logMessage").map((m) => (m.params as { message: string }).message);
+    const line = lines.find((message) => message.startsWith("context for"));
+    expect(line).toMatch(/src\/item\.ts:\d+-\d+/);
+    expect(line).not.toContain("formatPrice");
+  });
+});
+
+describe("what is never read or sent", () => {
+  it("leaves out secrets, ignored files and files outside the workspace, also as open tabs", async () => {
+    write(".gitignore", "generated/\n");
+    write("generated/api.ts", "export function generatedCall(token: string): void {}\n");
+    write(".env.ts", "export function envSecret(password: string): void {}\n");
+    write("secret.ts", "export function outsideSecret(key: string): void {}\n", outside);
+    symlinkSync(join(outside, "secret.ts"), join(root, "src/linked.ts"));
+    const text = `import { generatedCall } from "../generated/api.js";
+import { envSecret } from "../.env.js";
+import { outsideSecret } from "./linked.js";
+import { formatPrice } from "./item.js";
+
+export function use(total: number) {
+  generatedCall("t"); envSecret("p"); outsideSecret("k");
+  return formatPrice(${CURSOR}
+}
+`;
+    const s = await workspaceSession();
+    // Open as tabs too, with the very identifiers the cursor's lines use.
+    await s.open(
+      uri(".env.local"),
+      "generatedCall envSecret outsideSecret formatPrice total use\n",
+      "dotenv",
+    );
+    await s.open(
+      pathToFileURL(join(outside, "secret.ts")).href,
+      "generatedCall envSecret outsideSecret formatPrice total use\n",
+    );
+    const at = await s.open(uri("src/use.ts"), text);
+    await s.inline(uri("src/use.ts"), at);
+    const prompt = lastPrompt(s);
+    const block = prompt.slice(0, prompt.indexOf("// src/use.ts\n"));
+    expect(block).toContain("export function formatPrice(");
+    for (const secret of ["token: string", "password: string", "key: string", "total use"])
+      expect(block).not.toContain(secret);
+  });
+});
+
+describe("cache stability", () => {
+  const BODY = `import { formatPrice, TAX_RATE } from "./item.js";
+
+export function receipt(lines: number[]): string {
+  ${CURSOR}
+}
+`;
+
+  const blockOf = (prompt: string, current: string) => prompt.slice(0, prompt.indexOf(`// ${current}\n`));
+
+  it("keeps the block byte-identical while typing in one region, and chooses again for a newly typed import", async () => {
+    const s = await workspaceSession();
+    const file = uri("src/receipt.ts");
+    let at = await s.open(file, BODY);
+    const blocks: string[] = [];
+    for (const word of ["const ", "sum ", "= ", "lines.length; "]) {
+      at = await s.type(file, at, word);
+      await s.inline(file, at);
+      blocks.push(blockOf(lastPrompt(s), "src/receipt.ts"));
+    }
+    expect(new Set(blocks).size).toBe(1);
+    at = await s.type(file, at, "\n  return formatPrice(");
+    await s.inline(file, at);
+    const after = blockOf(lastPrompt(s), "src/receipt.ts");
+    expect(after).toContain("export function formatPrice(");
+    at = await s.type(file, at, "sum");
+    await s.inline(file, at);
+    expect(blockOf(lastPrompt(s), "src/receipt.ts")).toBe(after);
+  });
+
+  it("chooses again when a file the block came from is edited in its tab", async () => {
+    const s = await workspaceSession();
+    const item = uri("src/item.ts");
+    await s.open(item, ITEM_TS);
+    const file = uri("src/cart.ts");
+    const at = await s.open(file, CART_TS);
+    await s.inline(file, at);
+    expect(lastPrompt(s)).toContain("formatPrice(cents: number");
+    await s.type(item, { line: 11, character: 33 }, "InMinorUnits");
+    // Opened again, so that the request goes upstream instead of being served from the last suggestion.
+    await s.open(file, CART_TS);
+    await s.inline(file, at);
+    expect(lastPrompt(s)).toContain("formatPrice(centsInMinorUnits: number");
+  });
+
+  it("chooses again when a watched file changes on disk", async () => {
+    const s = await workspaceSession(
+      {},
+      { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+    );
+    await s.until(() => s.messages("client/registerCapability").length > 0, "the file watcher registration");
+    const file = uri("src/cart.ts");
+    const at = await s.open(file, CART_TS);
+    await s.inline(file, at);
+    write("src/item.ts", ITEM_TS.replace("cents: number, currency", "pennies: number, currency"));
+    await s.client.sendNotification("workspace/didChangeWatchedFiles", {
+      changes: [{ uri: uri("src/item.ts"), type: 2 }],
+    });
+    await s.open(file, CART_TS);
+    await s.inline(file, at);
+    expect(lastPrompt(s)).toContain("formatPrice(pennies: number");
+  });
+});
+
+describe("workspace folders", () => {
+  it("reads a folder added by workspace/didChangeWorkspaceFolders, and nothing of it before", async () => {
+    const lib = mkdtempSync(join(tmpdir(), "infill-lib-"));
+    try {
+      write(
+        "money.ts",
+        "export function toCents(dollars: number): number {\n  return Math.round(dollars * 100);\n}\n",
+        lib,
+      );
+      const s = await workspaceSession({}, { workspace: { workspaceFolders: true } });
+      const file = uri("src/pay.ts");
+      const specifier = relative(join(root, "src"), join(lib, "money.js"));
+      const text = `import { toCents } from "${specifier}";\n\nexport const due = toCents(${CURSOR}\n`;
+      const at = await s.open(file, text);
+      await s.inline(file, at);
+      expect(lastPrompt(s)).not.toContain("dollars: number");
+      await s.client.sendNotification("workspace/didChangeWorkspaceFolders", {
+        event: { added: [{ uri: pathToFileURL(lib).href, name: "lib" }], removed: [] },
+      });
+      await s.open(file, text);
+      await s.inline(file, at);
+      expect(lastPrompt(s)).toContain("// lib/money.ts\nexport function toCents(dollars: number): number {");
+      expect(lastPrompt(s)).toContain("// shop/src/pay.ts\n");
+    } finally {
+      rmSync(lib, { recursive: true, force: true });
+    }
+  });
+
+  it("follows a symlink from one workspace folder into another", async () => {
+    const lib = mkdtempSync(join(tmpdir(), "infill-lib-"));
+    try {
+      write(
+        "money.ts",
+        "export function toCents(dollars: number): number {\n  return Math.round(dollars * 100);\n}\n",
+        lib,
+      );
+      symlinkSync(join(lib, "money.ts"), join(root, "src/money.ts"));
+      const s = await start({
+        workspaceFolders: [
+          { uri: pathToFileURL(root).href, name: "shop" },
+          { uri: pathToFileURL(lib).href, name: "lib" },
+        ],
+        initializationOptions: { debounceMs: 0 },
+      });
+      const file = uri("src/pay.ts");
+      const at = await s.open(
+        file,
+        `import { toCents } from "./money.js";\n\nexport const due = toCents(${CURSOR}\n`,
+      );
+      await s.inline(file, at);
+      expect(lastPrompt(s)).toContain(
+        "// shop/src/money.ts\nexport function toCents(dollars: number): number {",
+      );
+    } finally {
+      rmSync(lib, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("similar code from open tabs", () => {
+  it("adds the most similar window of another open document", async () => {
+    const s = await workspaceSession();
+    const other = Array.from({ length: 30 }, (_, i) => `export const filler${i} = ${i};`);
+    other.splice(
+      12,
+      0,
+      "export function shippingCost(order: Order, zone: Zone): number {",
+      "  return order.weight * zone.ratePerKilo + zone.baseFee;",
+      "}",
+    );
+    await s.open(uri("src/shipping.ts"), other.join("\n"));
+    const file = uri("src/quote.ts");
+    const at = await s.open(
+      file,
+      `export function quote(order: Order, zone: Zone) {\n  const fee = order.weight * zone.${CURSOR}\n}\n`,
+    );
+    await s.inline(file, at);
+    const prompt = lastPrompt(s);
+    expect(prompt).toMatch(/^\/\/ src\/shipping\.ts\n/);
+    expect(prompt).toContain("return order.weight * zone.ratePerKilo + zone.baseFee;");
+  });
+});
