@@ -5,107 +5,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
 import { request } from "undici";
-import {
-  createMessageConnection,
-  type MessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from "vscode-languageserver-protocol/node";
 import { Documents } from "../src/documents.js";
 import { buildPromptWindow } from "../src/prompt-window.js";
 import { TextBuffer } from "../src/text-buffer.js";
-
-const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
-type Position = { line: number; character: number };
-type Row = { name: string; value: string; goal: string; ok: boolean | undefined };
-const rows: Row[] = [];
-const report = (name: string, value: string, goal: string, ok?: boolean) => {
-  rows.push({ name, value, goal, ok });
-  console.log(`  ${name}: ${value}`);
-};
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
-
-interface Server {
-  rpc: MessageConnection;
-  pid: number;
-  startMs: number;
-  close(): Promise<void>;
-}
-
-async function launch(sim: { url: string }, initializationOptions: Record<string, unknown>): Promise<Server> {
-  const t0 = performance.now();
-  // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean);
-  const child = spawn(
-    nodeArgs ? process.execPath : BIN,
-    nodeArgs ? [...nodeArgs, BIN, "--stdio"] : ["--stdio"],
-    {
-      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "sk-bench", INFILL_BASE_URL: sim.url },
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
-  const rpc = createMessageConnection(
-    new StreamMessageReader(child.stdout),
-    new StreamMessageWriter(child.stdin),
-  );
-  rpc.onRequest(() => null);
-  rpc.listen();
-  await rpc.sendRequest("initialize", {
-    processId: null,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions,
-  });
-  const startMs = performance.now() - t0;
-  await rpc.sendNotification("initialized", {});
-  return {
-    rpc,
-    pid: child.pid!,
-    startMs,
-    async close() {
-      await rpc.sendRequest("shutdown");
-      await rpc.sendNotification("exit");
-      await new Promise((resolve) => child.once("exit", resolve));
-      rpc.dispose();
-    },
-  };
-}
-
-/** A document open in a server, edited the way an editor does it. */
-class Doc {
-  version = 1;
-  constructor(
-    readonly server: Server,
-    readonly uri: string,
-  ) {}
-  static async open(server: Server, uri: string, text: string): Promise<Doc> {
-    await server.rpc.sendNotification("textDocument/didOpen", {
-      textDocument: { uri, languageId: "typescript", version: 1, text },
-    });
-    return new Doc(server, uri);
-  }
-  async insert(at: Position, text: string): Promise<Position> {
-    this.version++;
-    await this.server.rpc.sendNotification("textDocument/didChange", {
-      textDocument: { uri: this.uri, version: this.version },
-      contentChanges: [{ range: { start: at, end: at }, text }],
-    });
-    const lines = text.split("\n");
-    return lines.length === 1
-      ? { line: at.line, character: at.character + text.length }
-      : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
-  }
-  async inline(at: Position): Promise<{ items: Array<{ insertText: string }> }> {
-    return this.server.rpc.sendRequest("textDocument/inlineCompletion", {
-      textDocument: { uri: this.uri },
-      position: at,
-      context: { triggerKind: 1 },
-    });
-  }
-}
+import { contextBench } from "./context.js";
+import { cacheHitRatio, Doc, launch, type Position, printSummary, quantile, report } from "./harness.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -349,7 +253,6 @@ async function cacheHits() {
   await sim.close();
 
   // The same session with the window cut at the earliest line that fits (what a straightforward server does).
-  const naive = await startSim();
   const buffer = new TextBuffer(text);
   let cursor: Position = { line: base.length + 1, character: 2 };
   const naiveBodies: Array<{ prompt: string; suffix: string }> = [];
@@ -358,33 +261,8 @@ async function cacheHits() {
     cursor = { line: cursor.line, character: cursor.character + word.length };
     naiveBodies.push(buildPromptWindow(buffer, cursor, { stepLines: 1, stepChars: 1 }));
   }
-  const ratio = async (sim: Sim, bodies: Array<{ prompt: string; suffix: string }>) => {
-    let hit = 0;
-    let total = 0;
-    for (const body of bodies) {
-      const res = await request(`${sim.url}/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          model: "deepseek-v4-flash",
-          prompt: body.prompt,
-          suffix: body.suffix,
-          max_tokens: 16,
-        }),
-      });
-      const json = (await res.body.json()) as {
-        usage: { prompt_tokens: number; prompt_cache_hit_tokens: number };
-      };
-      hit += json.usage.prompt_cache_hit_tokens;
-      total += json.usage.prompt_tokens;
-    }
-    return hit / total;
-  };
-  const replay = await startSim();
-  const oursRatio = await ratio(replay, ours);
-  const naiveRatio = await ratio(naive, naiveBodies);
-  await replay.close();
-  await naive.close();
+  const oursRatio = await cacheHitRatio(ours);
+  const naiveRatio = await cacheHitRatio(naiveBodies);
   console.log(
     `  prompt cache hits over ${words.length} requests: infill's window ${(100 * oursRatio).toFixed(1)} %, earliest-fitting-line window ${(100 * naiveRatio).toFixed(1)} %`,
   );
@@ -408,11 +286,8 @@ console.log("cold start:");
 await coldStart(sim);
 console.log("prompt caching:");
 await cacheHits();
+console.log("repository context:");
+await contextBench();
 await sim.close();
 
-console.log("\nsummary");
-const width = Math.max(...rows.map((r) => r.name.length));
-for (const row of rows) {
-  const mark = row.ok === undefined ? " " : row.ok ? "✓" : "✗";
-  console.log(`${mark} ${row.name.padEnd(width)}  ${row.value.padStart(10)}   goal ${row.goal}`);
-}
+printSummary();

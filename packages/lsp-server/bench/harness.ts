@@ -1,0 +1,160 @@
+// What the benchmarks share: the built server launched as an editor does, documents edited over LSP, the report.
+import { spawn } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startSim } from "@infill/sim";
+import { request } from "undici";
+import {
+  createMessageConnection,
+  type MessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+
+export const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
+export type Position = { line: number; character: number };
+type Row = { name: string; value: string; goal: string; ok: boolean | undefined };
+const rows: Row[] = [];
+
+/** Print the summary of every figure reported, with its goal. */
+export function printSummary(): void {
+  console.log("\nsummary");
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const row of rows) {
+    const mark = row.ok === undefined ? " " : row.ok ? "✓" : "✗";
+    console.log(`${mark} ${row.name.padEnd(width)}  ${row.value.padStart(10)}   goal ${row.goal}`);
+  }
+}
+/** Record a figure for the summary (and print it now); `ok` says whether it meets its goal. */
+export const report = (name: string, value: string, goal: string, ok?: boolean) => {
+  rows.push({ name, value, goal, ok });
+  console.log(`  ${name}: ${value}`);
+};
+/** The `q` quantile (0–1) of some values, by the nearest-rank method. */
+export const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+
+/** A server launched by {@link launch}. */
+export interface Server {
+  rpc: MessageConnection;
+  pid: number;
+  startMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the built server over stdio against `sim`, initialized with `initializationOptions` and, when given, a
+ * workspace folder (absolute path).
+ */
+export async function launch(
+  sim: { url: string },
+  initializationOptions: Record<string, unknown>,
+  workspace?: string,
+): Promise<Server> {
+  const t0 = performance.now();
+  // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean);
+  const child = spawn(
+    nodeArgs ? process.execPath : BIN,
+    nodeArgs ? [...nodeArgs, BIN, "--stdio"] : ["--stdio"],
+    {
+      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "sk-bench", INFILL_BASE_URL: sim.url },
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const rpc = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  rpc.onRequest(() => null);
+  rpc.listen();
+  const folder = workspace === undefined ? undefined : pathToFileURL(workspace).href;
+  await rpc.sendRequest("initialize", {
+    processId: null,
+    rootUri: folder ?? null,
+    ...(folder ? { workspaceFolders: [{ uri: folder, name: "bench" }] } : {}),
+    capabilities: {},
+    initializationOptions,
+  });
+  const startMs = performance.now() - t0;
+  await rpc.sendNotification("initialized", {});
+  return {
+    rpc,
+    pid: child.pid!,
+    startMs,
+    async close() {
+      await rpc.sendRequest("shutdown");
+      await rpc.sendNotification("exit");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rpc.dispose();
+    },
+  };
+}
+
+/** A document open in a server, edited the way an editor does it. */
+export class Doc {
+  version = 1;
+  constructor(
+    readonly server: Server,
+    readonly uri: string,
+  ) {}
+  static async open(server: Server, uri: string, text: string): Promise<Doc> {
+    await server.rpc.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "typescript", version: 1, text },
+    });
+    return new Doc(server, uri);
+  }
+  async insert(at: Position, text: string): Promise<Position> {
+    this.version++;
+    await this.server.rpc.sendNotification("textDocument/didChange", {
+      textDocument: { uri: this.uri, version: this.version },
+      contentChanges: [{ range: { start: at, end: at }, text }],
+    });
+    const lines = text.split("\n");
+    return lines.length === 1
+      ? { line: at.line, character: at.character + text.length }
+      : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
+  }
+  async inline(at: Position): Promise<{ items: Array<{ insertText: string }> }> {
+    return this.server.rpc.sendRequest("textDocument/inlineCompletion", {
+      textDocument: { uri: this.uri },
+      position: at,
+      context: { triggerKind: 1 },
+    });
+  }
+}
+
+/**
+ * The prompt-cache hit ratio (hit tokens / prompt tokens) of a sequence of requests, as DeepSeek's cache accounts
+ * them: replayed in order against a fresh `@infill/sim`.
+ */
+export async function cacheHitRatio(
+  bodies: ReadonlyArray<{ prompt: string; suffix: string }>,
+): Promise<number> {
+  const sim = await startSim();
+  let hit = 0;
+  let total = 0;
+  try {
+    for (const body of bodies) {
+      const res = await request(`${sim.url}/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "deepseek-v4-flash",
+          prompt: body.prompt,
+          suffix: body.suffix,
+          max_tokens: 16,
+        }),
+      });
+      const json = (await res.body.json()) as {
+        usage: { prompt_tokens: number; prompt_cache_hit_tokens: number };
+      };
+      hit += json.usage.prompt_cache_hit_tokens;
+      total += json.usage.prompt_tokens;
+    }
+  } finally {
+    await sim.close();
+  }
+  return total === 0 ? 0 : hit / total;
+}
