@@ -2,8 +2,10 @@
 // editor would, and print each one in context with its latency and token usage. Runs on the embedded
 // @infill/sim unless DEEPSEEK_API_KEY is set.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { startSim } from "@infill/sim";
 import {
   createMessageConnection,
@@ -16,11 +18,12 @@ const tty = process.stdout.isTTY;
 const paint = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
 const [dim, bold, ghost, green] = [paint(2), paint(1), paint("3;36"), paint(32)];
 
-const MARKERS = ["❶", "❷", "❸"];
+const MARKERS = ["❶", "❷", "❸", "❹"];
 const STORIES = {
   "❶": "empty line in a function body: a block",
   "❷": "mid-line, inside auto-paired parentheses: one line, the ')' is not repeated",
   "❸": "end of a line that opens a block",
+  "❹": "a call to a function declared in another file: repository context puts its declaration in the prompt",
 };
 
 // The sample with its cursor markers taken out, and where each marker was.
@@ -39,6 +42,11 @@ for (const [i, line] of source.split("\n").entries()) {
   text += (i ? "\n" : "") + clean;
 }
 const lines = text.split("\n");
+
+// The sample is one file of a small project: a workspace folder holding it and pricing.js, which it imports.
+const workspace = mkdtempSync(join(tmpdir(), "infill-demo-"));
+writeFileSync(join(workspace, "sample.ts"), text);
+writeFileSync(join(workspace, "pricing.js"), readFileSync(here("./pricing.js.txt"), "utf8"));
 
 const apiKey = process.env.DEEPSEEK_API_KEY;
 const sim = apiKey ? undefined : await startSim();
@@ -65,9 +73,11 @@ rpc.onNotification("window/showMessage", ({ message }) =>
 rpc.onRequest(() => null);
 rpc.listen();
 
+const root = pathToFileURL(workspace).href;
 const init = await rpc.sendRequest("initialize", {
   processId: process.pid,
-  rootUri: null,
+  rootUri: root,
+  workspaceFolders: [{ uri: root, name: "demo" }],
   capabilities: { general: { positionEncodings: ["utf-16"] } },
   initializationOptions: { debounceMs: 0, metrics: true },
 });
@@ -76,7 +86,7 @@ await rpc.sendNotification("initialized", {});
 console.log(`${bold("infill demo")} — ${init.serverInfo.name} ${init.serverInfo.version} against ${backend}`);
 console.log(dim(`server answered initialize ${startedMs.toFixed(0)} ms after launch\n`));
 
-const uri = "file:///demo/sample.ts";
+const uri = pathToFileURL(join(workspace, "sample.ts")).href;
 let version = 1;
 await rpc.sendNotification("textDocument/didOpen", {
   textDocument: { uri, languageId: "typescript", version, text },
@@ -106,6 +116,11 @@ function usageLine({ ms, metric }) {
     parts.push(`prompt ${u.prompt_tokens} tokens (${u.prompt_cache_hit_tokens} cached)`);
     parts.push(`completion ${u.completion_tokens} tokens`);
   }
+  const c = metric?.context;
+  if (c?.snippets)
+    parts.push(
+      `context: ${c.snippets} snippet${c.snippets > 1 ? "s" : ""} from other files, ${c.tokens} tokens`,
+    );
   return dim(`   ${parts.join(" · ")}`);
 }
 
@@ -130,7 +145,16 @@ for (const marker of MARKERS) {
   const answer = await ask(position);
   if (!answer.item) console.log("   (no suggestion)");
   else show(position, answer.item);
-  console.log(`${usageLine(answer)}\n`);
+  console.log(usageLine(answer));
+  // What the model was shown from other files: the start of the prompt, up to this file's path line.
+  const prompt = marker === "❹" ? sim?.requests.at(-1)?.body.prompt : undefined;
+  const block = prompt?.slice(0, prompt.indexOf("// sample.ts\n"));
+  if (block) {
+    console.log(dim("   the prompt began with this context block:"));
+    for (const line of block.trimEnd().split("\n")) console.log(dim(`     ${line}`));
+    console.log(dim("     // sample.ts"));
+  }
+  console.log();
 }
 
 // Type through the first suggestion, as a user accepting it keystroke by keystroke would.
@@ -171,3 +195,4 @@ await rpc.sendRequest("shutdown");
 await rpc.sendNotification("exit");
 rpc.dispose();
 await sim?.close();
+rmSync(workspace, { recursive: true, force: true });
