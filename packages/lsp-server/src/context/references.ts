@@ -65,8 +65,12 @@ function skipSpace(code: string, i: number): number {
  * keyword and not itself a member, with the identifier after its first separator; nearest first, and on one line
  * the one nearest the cursor first. One pass over the masked lines; strings only for the names it keeps.
  */
-export function findReferences(lines: readonly string[], rules: ReferenceRules): Reference[] {
-  const code = maskCode(lines.join("\n"), rules.dialect);
+export function findReferences(lines: readonly string[], rules: ReferenceRules, preceding = ""): Reference[] {
+  // Names inside a template literal's `${…}` are code too (`${util.joinValues(` is a use of util). The text before
+  // the lines is masked with them, so that lines starting inside a comment (a JSDoc block with a `code` span in
+  // it) or a string are read as such; only the lines are searched.
+  const prefix = preceding === "" ? "" : `${preceding}\n`;
+  const code = maskCode(prefix + lines.join("\n"), rules.dialect, { templateExpressions: true });
   const n = code.length;
   // What each reference is, in reading order: its name, the member after it, the longer chain, its line.
   const names: string[] = [];
@@ -74,7 +78,7 @@ export function findReferences(lines: readonly string[], rules: ReferenceRules):
   const chains: (string[] | undefined)[] = [];
   const lineOf: number[] = [];
   let line = 0;
-  let i = 0;
+  let i = prefix.length;
   while (i < n) {
     const c = code.charCodeAt(i);
     if (c === CHAR.NL) line++;

@@ -31,6 +31,12 @@ import { uriToPath, Workspace } from "./workspace.js";
 
 /** Lines before the cursor searched for names to declare. */
 const REFERENCE_LINES = 40;
+/**
+ * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a
+ * string: when choosing, and on every request's check of the cursor line.
+ */
+const PRECEDING_LINES = 2000;
+const PRECEDING_LINES_CHECK = 50;
 /** Names used this close to the cursor are also looked up by name in the other open documents. */
 const OPEN_DECLARATION_LINES = 2;
 /** A cursor this many lines away from where the block was chosen is in another region: choose again. */
@@ -248,7 +254,8 @@ export class RepositoryContext {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
       const line = withoutTypedName(doc.buffer.lineAt(position.line).slice(0, position.character));
-      for (const ref of support.references([line])) {
+      const preceding = linesOf(doc, Math.max(0, position.line - PRECEDING_LINES_CHECK), position.line);
+      for (const ref of support.references([line], preceding)) {
         if (state.imported.has(ref.name) && !state.tried.has(referenceKey(ref))) return "name";
       }
     }
@@ -284,7 +291,8 @@ export class RepositoryContext {
       const lines: string[] = [];
       for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
       lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
-      const references = support.references(lines);
+      const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
+      const references = support.references(lines, preceding);
       for (const ref of references) tried.add(referenceKey(ref));
       const env = await this.#env.for(path);
       const found: FoundDeclaration[] = await findDeclarations(

@@ -197,10 +197,11 @@ function slashCommentEnd(text: string, i: number, nested: boolean): number {
  * `r#`, extra quotes of `"""` and Lua's `[==[` turn into spaces). A quote that opens a one-line literal which
  * does not close on its line is blanked alone (JSX text, a stray apostrophe); a multi-line literal that does not
  * close runs to the text's end. A JavaScript regex literal keeps its slashes and loses its body, a template literal is masked
- * whole (its `${…}` included). A leading byte order mark becomes a space. Linear in the text's length; never
- * throws.
+ * whole (its `${…}` included) unless `templateExpressions` keeps the code of its `${…}` (then the literal's text,
+ * backticks and `${`/`}` included, becomes spaces; what references read). A leading byte order mark becomes a
+ * space. Linear in the text's length; never throws.
  */
-export function maskCode(text: string, dialect: Dialect): string {
+export function maskCode(text: string, dialect: Dialect, options: MaskOptions = {}): string {
   const m = new Masker(text);
   // A byte order mark would read as the start of an identifier.
   if (text.charCodeAt(0) === 0xfeff) m.blank(0, 1);
@@ -209,7 +210,7 @@ export function maskCode(text: string, dialect: Dialect): string {
       maskCLike(text, m, false);
       break;
     case "js":
-      maskCLike(text, m, true);
+      maskCLike(text, m, true, options.templateExpressions === true);
       break;
     case "python":
       maskPython(text, m);
@@ -225,6 +226,12 @@ export function maskCode(text: string, dialect: Dialect): string {
       break;
   }
   return m.result();
+}
+
+/** Options of {@link maskCode}. */
+export interface MaskOptions {
+  /** Keep the code inside template literals' `${…}` (JavaScript). Default false: the literal is masked whole. */
+  readonly templateExpressions?: boolean;
 }
 
 /** Keywords after which a `/` starts a regex literal rather than a division. */
@@ -288,7 +295,7 @@ function templateRun(text: string, i: number): { end: number; opens: boolean } {
 const C_STOPS = stops("/\"'");
 const JS_STOPS = stops("/\"'`{}");
 
-function maskCLike(text: string, m: Masker, js: boolean): void {
+function maskCLike(text: string, m: Masker, js: boolean, keepExpressions = false): void {
   const n = text.length;
   const table = js ? JS_STOPS : C_STOPS;
   // After a `/` that looked like a regex but did not close on its line, no regex until that line ends: each line
@@ -300,10 +307,15 @@ function maskCLike(text: string, m: Masker, js: boolean): void {
   let templateStart = -1;
   const templateFrom = (from: number): number => {
     const run = templateRun(text, from);
+    // Keeping expressions: each run of the literal's own text (from its backtick or `}` to its `${` or closing
+    // backtick) goes as it is met, and the code between the runs stays.
+    if (keepExpressions) m.blank(from - 1, run.end);
     if (run.opens) braces.push(0);
-    else if (braces.length === 0) m.string(templateStart, run.end, BACKTICK);
+    else if (braces.length === 0 && !keepExpressions) m.string(templateStart, run.end, BACKTICK);
     return run.end;
   };
+  // Whether what is at hand lies inside a literal that will be masked whole anyway.
+  const masked = () => braces.length > 0 && !keepExpressions;
   let i = nextStop(text, 0, table);
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -312,18 +324,18 @@ function maskCLike(text: string, m: Masker, js: boolean): void {
     if (c === SLASH) {
       const end = slashCommentEnd(text, i, false);
       if (end !== -1) {
-        if (!inTemplate) m.blank(i, end);
+        if (!masked()) m.blank(i, end);
         next = end;
       } else if (js && i >= noRegexUntil && regexAllowed(text, m.units, i)) {
         const close = regexEnd(text, i);
         if (close !== -1) {
-          if (!inTemplate) m.blank(i + 1, close - 1);
+          if (!masked()) m.blank(i + 1, close - 1);
           next = close;
         } else noRegexUntil = lineEnd(text, i);
       }
     } else if (c === DQUOTE || c === QUOTE) {
       next = quotedEnd(text, i, c, true);
-      if (!inTemplate) next = m.lineString(text, i, next);
+      if (!masked()) next = m.lineString(text, i, next);
     } else if (c === BACKTICK) {
       if (!inTemplate) templateStart = i;
       next = templateFrom(i + 1);
@@ -336,7 +348,7 @@ function maskCLike(text: string, m: Masker, js: boolean): void {
     }
     i = nextStop(text, next, table);
   }
-  if (braces.length > 0) m.string(templateStart, n, BACKTICK);
+  if (braces.length > 0 && !keepExpressions) m.string(templateStart, n, BACKTICK);
 }
 
 const PYTHON_PREFIXES = new Set(["r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt"]);

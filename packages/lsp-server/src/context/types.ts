@@ -162,9 +162,10 @@ export interface LanguageSupport {
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
    * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the
-   * language's keywords are skipped.
+   * language's keywords are skipped. `preceding` is the text before the first line (or some of it): only read to
+   * know whether the lines start inside a comment or a string, never searched for names. Default `""`.
    */
-  references(lines: readonly string[]): Reference[];
+  references(lines: readonly string[], preceding?: string): Reference[];
   /**
    * Absolute paths a specifier may name, most likely first; a path ending in `/` is a directory (a Go package).
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.

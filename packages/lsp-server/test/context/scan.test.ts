@@ -50,6 +50,17 @@ describe("maskCode", () => {
     expect(maskCode(text, dialect)).toBe(want);
   });
 
+  it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
+    { text: "`a ${b} c`", want: "     b    " },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
+    { text: '`x ${f("s") /* c */} ${`n ${m}`}', want: '     f(" ")                 m   ' },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
+    { text: "s = `open ${util.go(", want: "s =         util.go(" },
+  ])("js with template expressions kept: $text", ({ text, want }) => {
+    expect(maskCode(text, "js", { templateExpressions: true })).toBe(want);
+  });
+
   it("keeps a length and every line break for any input, in every dialect", () => {
     const dialects: Dialect[] = ["c", "js", "python", "go", "rust", "lua"];
     const source = fc.oneof(

@@ -381,13 +381,34 @@ describe("typescript references", () => {
     {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
       lines: ["this.x = helper", "// call(", 'const s = "str(" + `${y}`;', "go("],
-      want: ["go@0", "s@1", "helper@3"],
+      want: ["go@0", "y@1", "s@1", "helper@3"],
+    },
+    // Inside a template literal's `${…}`, unterminated at the cursor, nested, with a string inside.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
+    { lines: ["return `got ${util.stringify("], want: ["util.stringify@0"] },
+    {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
+      lines: ['`a ${x.y} b ${`c ${inner.z("q(")}`} text(`'],
+      want: ["inner.z@0", "x.y@0"],
     },
     { lines: ["x(1)", "x(2)", "y."], want: ["y@0", "x@1"] },
     { lines: ["if (typeof value === 'string') return"], want: ["value@0"] },
   ])("$lines", ({ lines, want }) => {
     const refs = typescript.references(lines);
     expect(referenceRows(refs)).toEqual(want);
+  });
+});
+
+describe("typescript references after a window that starts inside a comment", () => {
+  // The window's first lines continue a JSDoc block with a `code span`: without the text before the window, its
+  // backtick would open a template literal that hides the code below.
+  const lines = [" * EMPTY.subscribe(log);", " * ```", " */", "export const EMPTY = new Observable<"];
+  it.each([
+    { preceding: "/**\n * The empty observable, for example:\n * ```ts", want: ["Observable@0", "EMPTY@0"] },
+    // Read alone, the closing fence's backticks open a template literal that swallows the code below.
+    { preceding: "", want: ["log@3", "EMPTY.subscribe@3"] },
+  ])("preceded by $preceding", ({ preceding, want }) => {
+    expect(referenceRows(typescript.references(lines, preceding))).toEqual(want);
   });
 });
 

@@ -213,6 +213,6 @@ export const go: LanguageSupport = {
   family: "go",
   extensions: [".go"],
   parse: guardedParse(parseGo),
-  references: (lines) => findReferences(lines, { dialect: "go", keywords: KEYWORDS }),
+  references: (lines, preceding) => findReferences(lines, { dialect: "go", keywords: KEYWORDS }, preceding),
   candidates: goCandidates,
 };

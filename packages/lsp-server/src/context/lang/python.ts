@@ -334,7 +334,8 @@ export const python: LanguageSupport = {
   family: "python",
   extensions: [".py", ".pyi"],
   parse: guardedParse(parsePython),
-  references: (lines) => findReferences(lines, { dialect: "python", keywords: KEYWORDS, chains: true }),
+  references: (lines, preceding) =>
+    findReferences(lines, { dialect: "python", keywords: KEYWORDS, chains: true }, preceding),
   candidates: pythonCandidates,
   submodule: (specifier, name) => (specifier.endsWith(".") ? specifier + name : `${specifier}.${name}`),
 };

@@ -307,7 +307,8 @@ export const rust: LanguageSupport = {
   family: "rust",
   extensions: [".rs"],
   parse: guardedParse(parseRust),
-  references: (lines) => findReferences(lines, { dialect: "rust", keywords: KEYWORDS, paths: true }),
+  references: (lines, preceding) =>
+    findReferences(lines, { dialect: "rust", keywords: KEYWORDS, paths: true }, preceding),
   candidates: rustCandidates,
   submodule: (specifier, name) => `${specifier}::${name}`,
 };

@@ -578,6 +578,6 @@ export const typescript: LanguageSupport = {
   family: "typescript",
   extensions: [".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"],
   parse: guardedParse(parseTypeScript),
-  references: (lines) => findReferences(lines, { dialect: "js", keywords: KEYWORDS }),
+  references: (lines, preceding) => findReferences(lines, { dialect: "js", keywords: KEYWORDS }, preceding),
   candidates: tsCandidates,
 };
