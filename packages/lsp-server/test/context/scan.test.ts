@@ -55,7 +55,6 @@ describe("maskCode", () => {
     { text: "`a ${b} c`", want: "     b    " },
     // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
     { text: '`x ${f("s") /* c */} ${`n ${m}`}', want: '     f(" ")                 m   ' },
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
     { text: "s = `open ${util.go(", want: "s =         util.go(" },
   ])("js with template expressions kept: $text", ({ text, want }) => {
     expect(maskCode(text, "js", { templateExpressions: true })).toBe(want);

@@ -384,7 +384,6 @@ describe("typescript references", () => {
       want: ["go@0", "y@1", "s@1", "helper@3"],
     },
     // Inside a template literal's `${…}`, unterminated at the cursor, nested, with a string inside.
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
     { lines: ["return `got ${util.stringify("], want: ["util.stringify@0"] },
     {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source under test
