@@ -35,7 +35,7 @@ const REFERENCE_LINES = 40;
  * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a
  * string: when choosing, and on every request's check of the cursor line.
  */
-const PRECEDING_LINES = 2000;
+const PRECEDING_LINES = 300;
 const PRECEDING_LINES_CHECK = 50;
 /** Names used this close to the cursor are also looked up by name in the other open documents. */
 const OPEN_DECLARATION_LINES = 2;
@@ -43,6 +43,10 @@ const OPEN_DECLARATION_LINES = 2;
 const REGION_LINES = 24;
 /** The current document's imports are read from its first lines (and the lines before the cursor). */
 const IMPORT_HEAD_LINES = 1000;
+const IMPORT_STEP_LINES = 120;
+const IMPORT_MARGIN_LINES = 30;
+/** References looked up at most per choice, nearest first: more declarations would not fit the budget anyway. */
+const MAX_REFERENCES = 24;
 /** Similar-code snippets at most, per file at most, and the least Jaccard similarity worth sending. */
 const SIMILAR_MAX = 3;
 const SIMILAR_PER_FILE = 2;
@@ -118,7 +122,7 @@ export class RepositoryContext {
     { version: number; module: ParsedModule | undefined; names?: ReadonlyMap<string, Declaration> }
   >();
   readonly #indexes = new Map<string, { version: number; index: WindowIndex }>();
-  readonly #indexTimers = new Map<string, NodeJS.Timeout>();
+  readonly #indexTimers = new Map<string, { cancel(): void }>();
   #lastUri: string | undefined;
   #exclude: readonly string[] = [];
 
@@ -171,7 +175,7 @@ export class RepositoryContext {
   didOpen(uri: string): void {
     this.#recent.reopened(uri);
     this.#sourceChanged(uri);
-    this.#scheduleIndex(uri);
+    this.#scheduleIndex(uri, 0);
   }
 
   /** A document changed from `fromLine` on (0-based): remember the region, and what depends on it is stale. */
@@ -200,8 +204,7 @@ export class RepositoryContext {
     this.#states.delete(uri);
     this.#parsedOpen.delete(uri);
     this.#indexes.delete(uri);
-    clearTimeout(this.#indexTimers.get(uri));
-    this.#indexTimers.delete(uri);
+    this.#cancelIndex(uri);
     this.#sourceChanged(uri);
     if (this.#lastUri === uri) this.#lastUri = undefined;
   }
@@ -232,8 +235,7 @@ export class RepositoryContext {
 
   /** Stop background work (shutdown). */
   dispose(): void {
-    for (const timer of this.#indexTimers.values()) clearTimeout(timer);
-    this.#indexTimers.clear();
+    for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
   }
 
   /** Why the document's block must be chosen again, or undefined when it may be reused. */
@@ -298,7 +300,7 @@ export class RepositoryContext {
       const found: FoundDeclaration[] = await findDeclarations(
         support,
         current,
-        references,
+        references.slice(0, MAX_REFERENCES),
         this.#host(sources),
         env,
       );
@@ -364,7 +366,9 @@ export class RepositoryContext {
       if (other.uri === doc.uri || supportOf(other)?.family !== support.family) continue;
       const path = uriToPath(other.uri);
       if (!path || !(await this.#sources.mayUse(path))) continue;
-      const names = this.#openNames(other, path);
+      // Parsed off the request path, like the indexes; a document not parsed yet is skipped.
+      const names = this.#parsedOpen.get(other.uri)?.names;
+      if (!names) continue;
       for (const [name, ref] of wanted) {
         const declaration = names.get(name);
         if (!declaration) continue;
@@ -393,12 +397,24 @@ export class RepositoryContext {
     return names;
   }
 
-  /** The current document's imports: from its head, and from the lines just before the cursor when beyond it. */
+  /**
+   * The current document's imports. Modules state them at the top, so the head is parsed in growing steps (120
+   * lines, then four times more, up to 1000) until its last import lies well before the step's end; the lines just
+   * before the cursor are parsed too when they lie beyond the head (a `require` inside a function).
+   */
   #parseCurrent(doc: OpenDocument, position: Position, support: LanguageSupport, path: string): ParsedModule {
-    const headEnd = Math.min(doc.buffer.lineCount, IMPORT_HEAD_LINES);
-    const head = support.parse(linesOf(doc, 0, headEnd));
-    if (position.line < headEnd) return { path, ...head };
-    const nearStart = Math.max(headEnd, position.line - REFERENCE_LINES);
+    const limit = Math.min(doc.buffer.lineCount, IMPORT_HEAD_LINES);
+    let end = Math.min(limit, IMPORT_STEP_LINES);
+    let head = support.parse(linesOf(doc, 0, end));
+    while (end < limit) {
+      const last = Math.max(-1, ...head.imports.map((statement) => statement.line));
+      // No import yet (a long header comment or docstring first), or one close to the cut: read on.
+      if (last !== -1 && last < end - IMPORT_MARGIN_LINES) break;
+      end = Math.min(limit, end * 4);
+      head = support.parse(linesOf(doc, 0, end));
+    }
+    const nearStart = Math.max(end, position.line - REFERENCE_LINES);
+    if (nearStart > position.line) return { path, ...head };
     const near = support.parse(linesOf(doc, nearStart, position.line + 1));
     const shifted = near.imports.map((statement) => ({ ...statement, line: statement.line + nearStart }));
     return { path, imports: [...head.imports, ...shifted], outline: head.outline };
@@ -422,12 +438,10 @@ export class RepositoryContext {
       const rel = this.workspace.relative(path);
       if (rel === undefined) continue;
       const same = other.languageId === doc.languageId || familyOf(other.languageId, other.uri) === family;
-      for (const { window, score } of bestWindows(
-        this.#index(other),
-        query,
-        SIMILAR_PER_FILE,
-        SIMILAR_MIN_SCORE,
-      )) {
+      // Indexes are built off the request path (right after a document opens, shortly after it changes).
+      const index = this.#indexes.get(other.uri)?.index;
+      if (!index) continue;
+      for (const { window, score } of bestWindows(index, query, SIMILAR_PER_FILE, SIMILAR_MIN_SCORE)) {
         const end = Math.min(window.end, other.buffer.lineCount - 1);
         if (window.start > end) continue;
         const text = trimBlankLines(linesOf(other, window.start, end + 1));
@@ -457,13 +471,6 @@ export class RepositoryContext {
     return found.slice(0, SIMILAR_MAX).map(({ score: _score, same: _same, ...snippet }) => snippet);
   }
 
-  /** A document's window index, rebuilt when it is missing; a stale one is used until the background rebuild. */
-  #index(doc: OpenDocument): WindowIndex {
-    const known = this.#indexes.get(doc.uri);
-    if (known) return known.index;
-    return this.#rebuildIndex(doc);
-  }
-
   #rebuildIndex(doc: OpenDocument): WindowIndex {
     const lines: string[] = [];
     for (let line = 0; line < doc.buffer.lineCount; line++) lines.push(doc.buffer.lineAt(line));
@@ -476,9 +483,14 @@ export class RepositoryContext {
     return index;
   }
 
-  #scheduleIndex(uri: string): void {
-    clearTimeout(this.#indexTimers.get(uri));
-    const timer = setTimeout(() => {
+  /**
+   * Index a document's windows and parse its declarations after `delayMs` (by default a little after the last edit),
+   * in a task of its own: a request never waits for another document to be indexed. With no delay it runs before
+   * the next message is read (a document just opened is ready for the request that follows).
+   */
+  #scheduleIndex(uri: string, delayMs = INDEX_DELAY_MS): void {
+    this.#cancelIndex(uri);
+    const work = () => {
       this.#indexTimers.delete(uri);
       const doc = this.options.documents.get(uri);
       if (!doc) return;
@@ -486,9 +498,21 @@ export class RepositoryContext {
       // Its declarations too, so that a request from another document finds them parsed.
       const path = uriToPath(uri);
       if (path && supportOf(doc)) this.#openNames(doc, path);
-    }, INDEX_DELAY_MS);
-    timer.unref?.();
-    this.#indexTimers.set(uri, timer);
+    };
+    // vscode-jsonrpc reads one message per `setImmediate`: one queued now runs before the next message.
+    if (delayMs <= 0) {
+      const immediate = setImmediate(work);
+      this.#indexTimers.set(uri, { cancel: () => clearImmediate(immediate) });
+    } else {
+      const timer = setTimeout(work, delayMs);
+      timer.unref?.();
+      this.#indexTimers.set(uri, { cancel: () => clearTimeout(timer) });
+    }
+  }
+
+  #cancelIndex(uri: string): void {
+    this.#indexTimers.get(uri)?.cancel();
+    this.#indexTimers.delete(uri);
   }
 
   /** The module host of one choice: open buffers over the disk; records what it resolved to in `used`. */
