@@ -209,6 +209,8 @@ export function startServer(options: ServerOptions): RunningServer {
     repositoryLoading ??= import("./context/repository-context.js").then(({ RepositoryContext }) => {
       repository = new RepositoryContext({ documents, settings: () => settings.context, log });
       repository.workspace.set(workspaceFolders);
+      // Documents opened while it loaded (an editor restores its tabs right after `initialize`).
+      for (const doc of documents.all()) repository.didOpen(doc.uri);
       return repository;
     });
     return repositoryLoading;

@@ -176,6 +176,8 @@ export class RepositoryContext {
     this.#recent.reopened(uri);
     this.#sourceChanged(uri);
     this.#scheduleIndex(uri, 0);
+    // Its imported files are read and parsed while the user finds their place: the first completion does not pay.
+    setImmediate(() => void this.#prefetch(uri));
   }
 
   /** A document changed from `fromLine` on (0-based): remember the region, and what depends on it is stale. */
@@ -236,6 +238,26 @@ export class RepositoryContext {
   /** Stop background work (shutdown). */
   dispose(): void {
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
+  }
+
+  /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */
+  async #prefetch(uri: string): Promise<void> {
+    const doc = this.options.documents.get(uri);
+    const path = uriToPath(uri);
+    const support = doc && supportOf(doc);
+    if (!doc || !path || !support || !this.options.settings().enabled) return;
+    try {
+      const { imports } = this.#parseCurrent(doc, { line: 0, character: 0 }, support, path);
+      const env = await this.#env.for(path);
+      for (const statement of imports) {
+        for (const candidate of support.candidates(statement.specifier, path, env)) {
+          if (candidate.endsWith("/")) break;
+          if (await this.#sources.load(candidate)) break;
+        }
+      }
+    } catch (error) {
+      this.options.log.debug(`context prefetch: ${String(error)}`);
+    }
   }
 
   /** Why the document's block must be chosen again, or undefined when it may be reused. */
