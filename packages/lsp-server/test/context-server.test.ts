@@ -149,6 +149,49 @@ describe("repository context in the prompt", () => {
   });
 });
 
+describe("other languages", () => {
+  it("Python: a relative import's declaration under a # path line", async () => {
+    write("app/__init__.py", "");
+    write(
+      "app/db.py",
+      'import sqlite3\n\n\ndef connect(url: str, timeout: float = 5.0) -> sqlite3.Connection:\n    """Open the database at url."""\n    return sqlite3.connect(url, timeout=timeout)\n',
+    );
+    const s = await workspaceSession();
+    const file = uri("app/main.py");
+    const at = await s.open(
+      file,
+      `from .db import connect\n\n\ndef main():\n    conn = connect(${CURSOR}\n`,
+      "python",
+    );
+    await s.inline(file, at);
+    const prompt = lastPrompt(s);
+    expect(prompt).toMatch(
+      /^# app\/db\.py\ndef connect\(url: str, timeout: float = 5\.0\) -> sqlite3\.Connection:\n/,
+    );
+    expect(prompt).toContain('    """Open the database at url."""');
+    expect(prompt).toContain("# app/main.py\nfrom .db import connect\n");
+  });
+
+  it("Go: a function of another file of the same package", async () => {
+    write("go.mod", "module example.com/shop\n\ngo 1.22\n");
+    write(
+      "cart/price.go",
+      "package cart\n\n// Total sums the prices in cents.\nfunc Total(prices []int) int {\n\tsum := 0\n\tfor _, p := range prices {\n\t\tsum += p\n\t}\n\treturn sum\n}\n",
+    );
+    const s = await workspaceSession();
+    const file = uri("cart/cart.go");
+    const at = await s.open(
+      file,
+      `package cart\n\nfunc Due(prices []int) int {\n\treturn Total(${CURSOR}\n}\n`,
+      "go",
+    );
+    await s.inline(file, at);
+    expect(lastPrompt(s)).toMatch(
+      /^\/\/ cart\/price\.go\n\/\/ Total sums the prices in cents\.\nfunc Total\(prices \[\]int\) int \{/,
+    );
+  });
+});
+
 describe("what is never read or sent", () => {
   it("leaves out secrets, ignored files and files outside the workspace, also as open tabs", async () => {
     write(".gitignore", "generated/\n");
