@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Position } from "vscode-languageserver-protocol";
 import { CURSOR, type Session, sessions } from "./session.js";
 
 const start = sessions();
@@ -231,7 +232,11 @@ export function use(total: number) {
 });
 
 describe("cache stability", () => {
-  const BODY = `import { formatPrice, TAX_RATE } from "./item.js";
+  // The imports sit more than 40 lines above the cursor: their names are not "used near the cursor" until typed.
+  const filler = Array.from({ length: 45 }, (_, i) => `export const row${i} = ${i};`).join("\n");
+  const BODY = `import { formatPrice } from "./item.js";
+
+${filler}
 
 export function receipt(lines: number[]): string {
   ${CURSOR}
@@ -240,24 +245,55 @@ export function receipt(lines: number[]): string {
 
   const blockOf = (prompt: string, current: string) => prompt.slice(0, prompt.indexOf(`// ${current}\n`));
 
+  /** Type each piece, ask after each; return the blocks sent and why each was chosen anew (from the debug log). */
+  async function typeAndAsk(s: Session, file: string, at: Position, pieces: string[]) {
+    const blocks: Array<{ block: string; chosen: string | undefined }> = [];
+    const choices = () =>
+      s
+        .messages("window/logMessage")
+        .map((m) => (m.params as { message: string }).message)
+        .filter((message) => message.startsWith("context for"));
+    for (const piece of pieces) {
+      at = await s.type(file, at, piece);
+      const before = choices().length;
+      await s.inline(file, at);
+      const chosen = choices().slice(before).at(-1);
+      blocks.push({
+        block: blockOf(lastPrompt(s), "src/receipt.ts"),
+        chosen: chosen && /\((\w+)\)/.exec(chosen)?.[1],
+      });
+    }
+    return { at, blocks };
+  }
+
   it("keeps the block byte-identical while typing in one region, and chooses again for a newly typed import", async () => {
-    const s = await workspaceSession();
+    const s = await workspaceSession({ logLevel: "debug" });
+    const file = uri("src/receipt.ts");
+    const start = await s.open(file, BODY);
+    let { at, blocks } = await typeAndAsk(s, file, start, ["const ", "sum ", "= ", "lines.length; "]);
+    expect(new Set(blocks.map((b) => b.block)).size).toBe(1);
+    expect(blocks.map((b) => b.chosen)).toEqual(["first", undefined, undefined, undefined]);
+    expect(blocks[0]!.block).not.toContain("formatPrice");
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["\n  return formatPrice(", "sum"]));
+    expect(blocks.map((b) => b.chosen)).toEqual(["name", undefined]);
+    expect(blocks[0]!.block).toContain("export function formatPrice(");
+    expect(blocks[1]!.block).toBe(blocks[0]!.block);
+  });
+
+  it("reads the imports again when they are edited, and chooses again only when what they bind changed", async () => {
+    const s = await workspaceSession({ logLevel: "debug" });
     const file = uri("src/receipt.ts");
     let at = await s.open(file, BODY);
-    const blocks: string[] = [];
-    for (const word of ["const ", "sum ", "= ", "lines.length; "]) {
-      at = await s.type(file, at, word);
-      await s.inline(file, at);
-      blocks.push(blockOf(lastPrompt(s), "src/receipt.ts"));
-    }
-    expect(new Set(blocks).size).toBe(1);
-    at = await s.type(file, at, "\n  return formatPrice(");
-    await s.inline(file, at);
-    const after = blockOf(lastPrompt(s), "src/receipt.ts");
-    expect(after).toContain("export function formatPrice(");
-    at = await s.type(file, at, "sum");
-    await s.inline(file, at);
-    expect(blockOf(lastPrompt(s), "src/receipt.ts")).toBe(after);
+    ({ at } = await typeAndAsk(s, file, at, ["const "]));
+    // An edit in the import statement that binds nothing new, then one that binds TAX_RATE.
+    await s.type(file, { line: 0, character: 8 }, " ");
+    let blocks: Array<{ block: string; chosen: string | undefined }>;
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["rate "]));
+    expect(blocks.map((b) => b.chosen)).toEqual([undefined]);
+    await s.type(file, { line: 0, character: 21 }, ", TAX_RATE");
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["= ", "TAX_RATE;"]));
+    expect(blocks.map((b) => b.chosen)).toEqual(["imports", "name"]);
+    expect(blocks[1]!.block).toContain("export const TAX_RATE = 0.2;");
   });
 
   it("chooses again when a file the block came from is edited in its tab", async () => {

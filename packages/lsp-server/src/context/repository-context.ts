@@ -45,6 +45,8 @@ const REGION_LINES = 24;
 const IMPORT_HEAD_LINES = 1000;
 const IMPORT_STEP_LINES = 120;
 const IMPORT_MARGIN_LINES = 30;
+/** An edit this many lines past the start of the last import statement may still be inside it. */
+const IMPORT_EDIT_LINES = 10;
 /** References looked up at most per choice, nearest first: more declarations would not fit the budget anyway. */
 const MAX_REFERENCES = 24;
 /** Similar-code snippets at most, per file at most, and the least Jaccard similarity worth sending. */
@@ -92,8 +94,10 @@ interface DocState {
   tried: Set<string>;
   /** Local names bound by the document's imports: a new one typed on the cursor line triggers a new choice. */
   imported: Set<string>;
-  /** Last line of the document's import statements: an edit up to it may change them. */
+  /** Last line where an import statement of the document starts: an edit up to a little after may change them. */
   importsEnd: number;
+  /** The imports were edited: read them again at the next request, and choose again if they changed. */
+  importsEdited: boolean;
   stale: Reason | undefined;
 }
 
@@ -185,7 +189,8 @@ export class RepositoryContext {
     const path = uriToPath(uri);
     if (path) this.#recent.touch(uri, path, fromLine);
     const own = this.#states.get(uri);
-    if (own && fromLine <= own.importsEnd + 1) own.stale ??= "imports";
+    // A statement may span a few lines past where it starts (`import {` … `} from "x"`).
+    if (own && fromLine <= own.importsEnd + IMPORT_EDIT_LINES) own.importsEdited = true;
     this.#sourceChanged(uri);
     this.#scheduleIndex(uri);
   }
@@ -274,6 +279,14 @@ export class RepositoryContext {
     if (this.#lastUri !== doc.uri) return "document";
     if (Math.abs(position.line - state.anchorLine) > REGION_LINES) return "region";
     const support = supportOf(doc);
+    const path = uriToPath(doc.uri);
+    if (state.importsEdited && support && path) {
+      // Typing just below the imports edits near them on every keystroke: only a change of what they bind counts.
+      const { imported, importsEnd } = importedNames(this.#parseCurrent(doc, position, support, path));
+      if (!sameSet(imported, state.imported)) return "imports";
+      state.importsEnd = importsEnd;
+      state.importsEdited = false;
+    }
     if (support && state.imported.size > 0) {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
@@ -297,20 +310,14 @@ export class RepositoryContext {
     const currentPath = path === undefined ? undefined : this.workspace.relative(path);
     const sources = new Set<string>();
     const tried = new Set<string>();
-    const imported = new Set<string>();
+    let imported = new Set<string>();
     let importsEnd = -1;
     const candidates: ContextSnippet[] = [];
 
     const support = supportOf(doc);
     if (support && path) {
       const current = this.#parseCurrent(doc, position, support, path);
-      for (const statement of current.imports) {
-        for (const binding of statement.bindings) {
-          imported.add(binding.local);
-          imported.add(binding.local.split(".")[0]!);
-        }
-        importsEnd = Math.max(importsEnd, statement.line);
-      }
+      ({ imported, importsEnd } = importedNames(current));
       const from = Math.max(0, position.line - REFERENCE_LINES + 1);
       const lines: string[] = [];
       for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
@@ -358,6 +365,7 @@ export class RepositoryContext {
       tried,
       imported,
       importsEnd,
+      importsEdited: false,
       stale: undefined,
     };
   }
@@ -621,6 +629,26 @@ function parseFile(path: string, text: string, languageId?: string): ParsedModul
   const family = familyOf(languageId, path);
   if (!family) return undefined;
   return { path, ...supportFor(family).parse(text) };
+}
+
+/** The local names a file's imports bind (a dotted Python binding also by its first name), and where they end. */
+function importedNames(module: ParsedModule): { imported: Set<string>; importsEnd: number } {
+  const imported = new Set<string>();
+  let importsEnd = -1;
+  for (const statement of module.imports) {
+    for (const binding of statement.bindings) {
+      imported.add(binding.local);
+      imported.add(binding.local.split(".")[0]!);
+    }
+    importsEnd = Math.max(importsEnd, statement.line);
+  }
+  return { imported, importsEnd };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
 }
 
 function referenceKey(ref: Reference): string {
