@@ -11,12 +11,12 @@ infill.setup({ use_native = true, settings = { debounceMs = 0 } })
 
 local NATIVE_NS = "nvim.lsp.inline_completion"
 local ADD_SUB = { "function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  ", "}" }
-local project = h.project("native")
 local n = 0
 
 local function start()
   n = n + 1
-  h.edit(("%s/f%d.js"):format(project, n), ADD_SUB, { 6, 2 })
+  -- A project per test: earlier tests' files stay open and would be similar code in the prompt.
+  h.edit(("%s/f%d.js"):format(h.project("native" .. n), n), ADD_SUB, { 6, 2 })
   h.wait_for(function()
     local client = lsp.get_client(0)
     return client and client.initialized
