@@ -1,7 +1,8 @@
 import { ValidationError } from "./errors.js";
+import { DEEPSEEK_BASE_URL } from "./providers/info.js";
 
 /** DeepSeek's beta base address; FIM completions are only served under `/beta`. */
-export const DEFAULT_BASE_URL = "https://api.deepseek.com/beta";
+export const DEFAULT_BASE_URL = DEEPSEEK_BASE_URL;
 
 /**
  * Turns what a user may type into the base the client appends `/completions` to, without a trailing slash.

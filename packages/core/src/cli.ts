@@ -123,8 +123,10 @@ async function main(argv: string[]): Promise<number> {
   let request: FimRequest;
   let client: ProviderClient;
   try {
-    const model = values.model ?? PROVIDER_INFO[provider].defaultModel;
-    request = { ...(model === undefined ? {} : { model }), ...(await readInput(values)) };
+    request = {
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(await readInput(values)),
+    };
     if (values["max-tokens"] !== undefined) request.max_tokens = parseNumber(values["max-tokens"]);
     if (values.temperature !== undefined) request.temperature = parseNumber(values.temperature);
     client = new ProviderClient({
@@ -152,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (values.stream && !values.json) process.stdout.write("\n");
-    return failWith(error, client, typeof request.model === "string" ? request.model : undefined);
+    return failWith(error, client, request.model ?? client.model);
   }
 }
 

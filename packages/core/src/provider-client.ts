@@ -37,6 +37,12 @@ export interface ProviderClientOptions extends ClientOptions {
    */
   baseURL?: string | undefined;
   /**
+   * The model of requests that name none. Default: the provider's (`deepseek-v4-flash`, `qwen2.5-coder:1.5b-base`,
+   * `codestral-latest`); none for `openai-compatible`, whose requests must then name one, and for `llamacpp`, whose
+   * server serves the model it loaded.
+   */
+  model?: string | undefined;
+  /**
    * Ollama only: `keep_alive`, how long the model stays loaded after a request (`"30m"`, `"-1"` for ever, `0`).
    * Default `"30m"`; `null` sends none, so the Ollama server's own setting applies.
    */
@@ -62,6 +68,8 @@ export class ProviderClient {
   readonly label: string;
   /** The normalised base, e.g. `http://127.0.0.1:11434`. */
   readonly baseURL: string;
+  /** The model of requests that name none, when there is one. */
+  readonly model: string | undefined;
   /** The environment variable the key came from (or would have), when the key was not passed; for messages. */
   readonly apiKeyEnv: string | undefined;
   /** Default bound on a whole call (ms). */
@@ -83,6 +91,10 @@ export class ProviderClient {
     this.#adapter = adapter;
     this.provider = name;
     this.label = adapter.label;
+    if (options.model !== undefined && (typeof options.model !== "string" || options.model === "")) {
+      throw new ValidationError("model", "model must be a non-empty string");
+    }
+    this.model = options.model ?? adapter.defaultModel;
 
     this.apiKeyEnv = options.apiKey === undefined ? (options.apiKeyEnv ?? adapter.apiKeyEnv) : undefined;
     if (options.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv)) {
@@ -169,8 +181,9 @@ export class ProviderClient {
 
   #body(request: FimRequest, streaming: boolean): string {
     const adapter = this.#adapter;
+    const model = this.model;
     const checked = checkFimRequest(
-      request,
+      model !== undefined && request?.model === undefined ? { ...request, model } : request,
       adapter.name,
       adapter.requiresModel ? (adapter.defaultModel ?? "the model id the host serves") : undefined,
     );

@@ -452,14 +452,32 @@ describe("options", () => {
     expect(inspect(error, { showHidden: true })).not.toContain(key);
   });
 
-  it("requires a model where the provider does, naming its default; llama.cpp needs none", () => {
-    const ollama = new ProviderClient({ provider: "ollama" });
-    return rejection(() => ollama.complete({ prompt: "x" })).then((error) => {
-      expect(error).toBeInstanceOf(ValidationError);
-      expect(error.message).toBe(
-        "invalid request: model is required for ollama (e.g. qwen2.5-coder:1.5b-base)",
-      );
+  it("uses the model option, else the provider's default, for requests that name none", async () => {
+    const sim = await startSim({ dialect: "ollama" });
+    running.push(sim);
+    await new ProviderClient({ provider: "ollama", baseURL: sim.url }).complete({ prompt: "x" });
+    await new ProviderClient({ provider: "ollama", baseURL: sim.url, model: "starcoder2:3b" }).complete({
+      prompt: "x",
     });
+    await new ProviderClient({ provider: "ollama", baseURL: sim.url, model: "starcoder2:3b" }).complete({
+      prompt: "x",
+      model: "codellama:7b-code",
+    });
+    expect(sim.requests.map((r) => (r.body as { model: string }).model)).toEqual([
+      "qwen2.5-coder:1.5b-base",
+      "starcoder2:3b",
+      "codellama:7b-code",
+    ]);
+  });
+
+  it("an OpenAI-compatible host has no default model: a request must name one", async () => {
+    const client = new ProviderClient({ provider: "openai-compatible", baseURL: "http://127.0.0.1:9/v1" });
+    expect(client.model).toBeUndefined();
+    const error = await rejection(() => client.complete({ prompt: "x" }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe(
+      "invalid request: model is required for openai-compatible (e.g. the model id the host serves)",
+    );
   });
 
   it("refuses an unknown provider, and an OpenAI-compatible host without a base URL", () => {

@@ -1,7 +1,9 @@
 // What is known about each provider before talking to it, without the HTTP client or zod: the language server reads
 // this at start-up (which key to ask for, what to call the provider) and loads the client on first use.
-import { DEFAULT_BASE_URL } from "../base-url.js";
 import { DEFAULT_MODEL } from "../models.js";
+
+/** DeepSeek's beta base address; FIM completions are only served under `/beta`. */
+export const DEEPSEEK_BASE_URL = "https://api.deepseek.com/beta";
 
 /** The providers a ProviderClient speaks to. */
 export const PROVIDER_NAMES = ["deepseek", "openai-compatible", "ollama", "llamacpp", "codestral"] as const;
@@ -43,7 +45,7 @@ export const CODESTRAL_DEFAULT_MODEL = "codestral-latest";
 export const PROVIDER_INFO: Readonly<Record<ProviderName, ProviderInfo>> = {
   deepseek: {
     label: "DeepSeek",
-    defaultBaseURL: DEFAULT_BASE_URL,
+    defaultBaseURL: DEEPSEEK_BASE_URL,
     defaultModel: DEFAULT_MODEL,
     requiresModel: true,
     apiKeyEnv: "DEEPSEEK_API_KEY",
