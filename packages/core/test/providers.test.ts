@@ -268,7 +268,7 @@ describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
     const { sim, client, request } = await setup(c);
     const context = {
       snippets: [{ path: "src/math.ts", text: "export const two = 2;" }],
-      text: "// src/math.ts\nexport const two = 2;\n",
+      text: "// src/math.ts\nexport const two = 2;\n// src/app.ts\n",
       pathLine: "// src/app.ts\n",
     };
     await client.complete({ ...request, context });
@@ -277,7 +277,7 @@ describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
       expect(body.input_extra).toEqual([{ filename: "src/math.ts", text: "export const two = 2;" }]);
       expect(body.input_prefix).toBe(`// src/app.ts\n${PROMPT}`);
     } else {
-      expect(body.prompt).toBe(`${context.text}${context.pathLine}${PROMPT}`);
+      expect(body.prompt).toBe(`// src/math.ts\nexport const two = 2;\n// src/app.ts\n${PROMPT}`);
       expect(JSON.stringify(body)).not.toContain("snippets");
     }
   });

@@ -13,16 +13,22 @@ export const ContextSnippetSchema = z.strictObject({
 
 /**
  * Repository context for a request, as the server computed it. Each provider sends it its own way: llama.cpp gets
- * `snippets` as `input_extra` chunks (its server renders them with the model's repo-level FIM tokens) and
- * `pathLine` before the prompt; every other provider gets `text` and `pathLine` before the prompt.
+ * `snippets` as `input_extra` chunks (its server renders them with the model's repo-level FIM tokens) and only
+ * `pathLine` before the prompt; every other provider gets `text` before the prompt.
  */
 export const FimContextSchema = z.strictObject(
   {
-    /** Snippets of other files, in the order they go in the prompt. */
+    /** Snippets of other files, in the order they appear in `text`. */
     snippets: z.array(ContextSnippetSchema, { error: "must be an array of { path, text }" }),
-    /** The snippets rendered as prompt text (each under a comment naming its path), ending with a line break. */
+    /**
+     * The context as prompt text: each snippet under a comment line naming its file, then `pathLine`. It goes
+     * right before `prompt`, so it ends with a line break.
+     */
     text: z.string({ error: "must be a string" }),
-    /** A comment line naming the current file (line break included), e.g. `// src/app.ts\n`. Default none. */
+    /**
+     * The comment line naming the current file, line break included (`// src/app.ts\n`): the end of `text`, and
+     * all of it that llama.cpp gets in the prompt. Default none.
+     */
     pathLine: z.string({ error: "must be a string" }).optional(),
   },
   { error: "must be an object { snippets, text, pathLine? }" },
@@ -92,11 +98,10 @@ export function checkFimRequest(
   return checked;
 }
 
-/** The prompt as providers without a context field get it: the context's text, the path line, the window. */
+/** The prompt as providers without a context field get it: the context's text (path line included), the window. */
 export function promptWithContext(request: CheckedFimRequest): string {
   const context = request.context;
-  if (context == null) return request.prompt;
-  return context.text + (context.pathLine ?? "") + request.prompt;
+  return context == null ? request.prompt : context.text + request.prompt;
 }
 
 /** `stop` as a list, for providers that take only arrays; undefined when there is none. */
