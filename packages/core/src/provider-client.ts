@@ -182,8 +182,9 @@ export class ProviderClient {
   #body(request: FimRequest, streaming: boolean): string {
     const adapter = this.#adapter;
     const model = this.model;
+    const named = typeof request !== "object" || request === null || request.model !== undefined;
     const checked = checkFimRequest(
-      model !== undefined && request?.model === undefined ? { ...request, model } : request,
+      model === undefined || named ? request : { ...request, model },
       adapter.name,
       adapter.requiresModel ? (adapter.defaultModel ?? "the model id the host serves") : undefined,
     );

@@ -215,6 +215,8 @@ describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
     expect((unknown as ValidationError).field).toBe("top_k");
     const bound = await rejection(() => drain(client.stream({ ...request, max_tokens: 0 })));
     expect((bound as ValidationError).field).toBe("max_tokens");
+    const none = await rejection(() => client.complete(null as unknown as FimRequest));
+    expect(none.message).toBe("the request must be an object with at least prompt");
     expect(sim.requests).toHaveLength(0);
   });
 
