@@ -269,17 +269,27 @@ describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
   it("sends repository context its way: llama.cpp as input_extra, the others in the prompt", async () => {
     const { sim, client, request } = await setup(c);
     const context = {
-      snippets: [{ path: "src/math.ts", text: "export const two = 2;" }],
-      text: "// src/math.ts\nexport const two = 2;\n// src/app.ts\n",
+      snippets: [
+        { path: "src/math.ts", text: "export const two = 2;" },
+        { path: "src/math.ts", text: "export const three = 3;" },
+        { path: "src/util.ts", text: "export const id = (x) => x;" },
+      ],
+      text:
+        "// src/math.ts\nexport const two = 2;\n\nexport const three = 3;\n// src/util.ts\nexport const id = (x) => x;\n" +
+        "// src/app.ts\n",
       pathLine: "// src/app.ts\n",
     };
     await client.complete({ ...request, context });
     const body = sim.requests[0]?.body as Record<string, unknown>;
     if (c.provider === "llamacpp") {
-      expect(body.input_extra).toEqual([{ filename: "src/math.ts", text: "export const two = 2;" }]);
+      // One chunk per file: the server names each chunk's file once.
+      expect(body.input_extra).toEqual([
+        { filename: "src/math.ts", text: "export const two = 2;\n\nexport const three = 3;" },
+        { filename: "src/util.ts", text: "export const id = (x) => x;" },
+      ]);
       expect(body.input_prefix).toBe(`// src/app.ts\n${PROMPT}`);
     } else {
-      expect(body.prompt).toBe(`// src/math.ts\nexport const two = 2;\n// src/app.ts\n${PROMPT}`);
+      expect(body.prompt).toBe(context.text + PROMPT);
       expect(JSON.stringify(body)).not.toContain("snippets");
     }
   });

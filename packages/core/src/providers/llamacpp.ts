@@ -2,7 +2,7 @@ import * as z from "zod";
 import { normalizeProviderBaseURL } from "../base-url.js";
 import { apiErrorFromResponse, ValidationError } from "../errors.js";
 import { checkBody, parseJson } from "../response-body.js";
-import { stopList } from "./fim-request.js";
+import { type ContextSnippet, stopList } from "./fim-request.js";
 import { PROVIDER_INFO } from "./info.js";
 import { type FimChunk, type Provider, usageOf } from "./provider.js";
 
@@ -67,6 +67,20 @@ function chunkOf(body: Infill, last: boolean): FimChunk {
 }
 
 /**
+ * One `input_extra` chunk per file: the server names each chunk's file once (`<FIM_SEP>filename`), so a file's
+ * neighbouring snippets go together, a blank line between them, as the prompt block lays them out.
+ */
+function fileChunks(snippets: readonly ContextSnippet[]): Array<{ filename: string; text: string }> {
+  const chunks: Array<{ filename: string; text: string }> = [];
+  for (const { path, text } of snippets) {
+    const last = chunks.at(-1);
+    if (last?.filename === path) last.text += `\n\n${text}`;
+    else chunks.push({ filename: path, text });
+  }
+  return chunks;
+}
+
+/**
  * llama.cpp's server: `POST {base}/infill` with `input_prefix`, `input_suffix` and the repository context as
  * `input_extra` chunks, which the server lays out in the model's repo-level FIM format (`<FIM_REP>`, a
  * `<FIM_SEP>filename` per chunk) when the model has those tokens. The current file's path line still goes at the
@@ -101,13 +115,12 @@ export const llamacpp: Provider = {
       name,
     ),
   body(request, streaming) {
-    const snippets = request.context?.snippets ?? [];
+    const chunks = fileChunks(request.context?.snippets ?? []);
     return {
       model: request.model ?? undefined,
       input_prefix: (request.context?.pathLine ?? "") + request.prompt,
       input_suffix: request.suffix ?? "",
-      input_extra:
-        snippets.length === 0 ? undefined : snippets.map(({ path, text }) => ({ filename: path, text })),
+      input_extra: chunks.length === 0 ? undefined : chunks,
       n_predict: request.max_tokens ?? undefined,
       temperature: request.temperature ?? undefined,
       stop: stopList(request.stop),
