@@ -1,15 +1,17 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, file = "index.ts") =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
 
 // Tests run on source: workspace packages resolve to their src/ entry, not to dist/.
 export default defineConfig({
   resolve: {
-    alias: {
-      "@infill/core": src("core"),
-      "@infill/sim": src("sim"),
-    },
+    alias: [
+      { find: /^@infill\/core$/, replacement: src("core") },
+      { find: /^@infill\/core\/provider-info$/, replacement: src("core", "providers/info.ts") },
+      { find: /^@infill\/sim$/, replacement: src("sim") },
+    ],
   },
   test: {
     projects: [

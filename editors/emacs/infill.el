@@ -50,7 +50,8 @@
 For example (:lineMode \"single-line\" :debounceMs 50).  Sent as the
 `infill' section of initializationOptions; settings left out keep their
 defaults.  Use :json-false for false.  The settings are listed in the
-infill README: provider, model, baseUrl, maxTokens, temperature,
+infill README: provider (deepseek, sim, ollama, llamacpp, codestral,
+openai-compatible), model, baseUrl, apiKeyEnv, maxTokens, temperature,
 debounceMs, contextTokens, lineMode, enable, languages, timeoutMs,
 logLevel and metrics.  With Eglot, an `infill' section in
 `eglot-workspace-configuration' overrides these."

@@ -84,6 +84,15 @@ Fake `typescript-language-server' and `rass' programs stand for installed ones."
          (eglot-connect-timeout 30)
          result)
     (setq infill-settings '(:maxTokens 64 :lineMode "auto"))
+    ;; A configuration to try instead (the README's), as Lisp forms to evaluate.
+    (let ((setup (getenv "INFILL_TEST_SETUP")))
+      (when setup
+        (with-temp-buffer
+          (insert setup)
+          (goto-char (point-min))
+          (condition-case nil
+              (while t (eval (read (current-buffer)) t))
+            (end-of-file nil)))))
     (setq-default eglot-workspace-configuration '(:infill (:debounceMs 0)))
     (infill-eglot-setup)
     (find-file file)

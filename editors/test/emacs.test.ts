@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askedAt, fixture } from "./fixture.js";
+import { readmeConfig } from "./readme.js";
 import {
   createSandbox,
   EDITORS,
@@ -56,37 +57,9 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
 
   beforeAll(async () => {
     requireBuiltServer();
-    const bin = await provisionEditors("emacs");
     sim = await startSim();
     sandbox = await createSandbox("emacs", sim.url);
-    file = join(sandbox.project, "sample.js");
-    await writeFile(file, SAMPLE.text);
-    const scratch = join(sandbox.dir, "scratch");
-    await mkdir(scratch);
-    const args = [
-      "--batch",
-      "-Q",
-      "-L",
-      join(EDITORS, "emacs"),
-      "-l",
-      join(EDITORS, "test/emacs-eglot-session.el"),
-    ];
-    const env = {
-      ...sandbox.env,
-      INFILL_TEST_FILE: file,
-      INFILL_TEST_LINE: `${SAMPLE.line}`,
-      INFILL_TEST_COLUMN: `${SAMPLE.column}`,
-      INFILL_TEST_TYPE: TYPED,
-      INFILL_TEST_SCRATCH: scratch,
-    };
-    const result = await run(join(bin, "emacs"), args, { env, cwd: sandbox.project, timeout: 60_000 }).catch(
-      (error: { stdout?: string; stderr?: string; message: string }) => {
-        throw new Error(`emacs failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
-      },
-    );
-    const line = result.stdout.split("\n").find((l) => l.startsWith("infill-test-result: "));
-    if (!line) throw new Error(`emacs printed no result:\n${result.stdout}\n${result.stderr}`);
-    session = JSON.parse(line.slice("infill-test-result: ".length)) as Session;
+    ({ file, session } = await runSession(sandbox));
   }, PROVISION_TIMEOUT_MS + 70_000);
 
   afterAll(async () => {
@@ -149,3 +122,74 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     expect(await readFile(file, "utf8")).toBe(expected);
   });
 });
+
+describe("Emacs 30 with the README's Ollama configuration, through Eglot", () => {
+  let sim: Sim;
+  let sandbox: Sandbox;
+  let file: string;
+  let session: Session;
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    sim = await startSim({ dialect: "ollama" });
+    // INFILL_BASE_URL points the server at the sim, as the README's settings leave `baseUrl` to its default.
+    sandbox = await createSandbox("emacs-ollama", sim.url);
+    ({ file, session } = await runSession(sandbox, { INFILL_TEST_SETUP: readmeConfig("emacs") }));
+  }, PROVISION_TIMEOUT_MS + 70_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("sends the README's settings and completes at point from Ollama's /api/generate", async () => {
+    expect(session.events).toContain(
+      `"initializationOptions":{"infill":{"provider":"ollama","model":"qwen2.5-coder:1.5b-base"}}`,
+    );
+    expect(session.events).not.toContain("window/showMessage");
+    expect(askedAt(sim, `const beta = co${TYPED}`, SAMPLE.after)).toBe(true);
+    expect(sim.requests.map((r) => (r.body as { model?: unknown }).model)).toContain(
+      "qwen2.5-coder:1.5b-base",
+    );
+    expect(session.line, `the Eglot events were:\n${session.events}`).toBe(`const beta = ${SUGGESTION}`);
+    expect(await readFile(file, "utf8")).toContain(`const beta = ${SUGGESTION}\n`);
+  });
+});
+
+/** Runs emacs-eglot-session.el in batch Emacs on a fresh copy of the sample; `env` adds to the sandbox's. */
+async function runSession(
+  sandbox: Sandbox,
+  env: Record<string, string> = {},
+): Promise<{ file: string; session: Session }> {
+  const bin = await provisionEditors("emacs");
+  const file = join(sandbox.project, "sample.js");
+  await writeFile(file, SAMPLE.text);
+  const scratch = join(sandbox.dir, "scratch");
+  await mkdir(scratch);
+  const args = [
+    "--batch",
+    "-Q",
+    "-L",
+    join(EDITORS, "emacs"),
+    "-l",
+    join(EDITORS, "test/emacs-eglot-session.el"),
+  ];
+  const result = await run(join(bin, "emacs"), args, {
+    env: {
+      ...sandbox.env,
+      INFILL_TEST_FILE: file,
+      INFILL_TEST_LINE: `${SAMPLE.line}`,
+      INFILL_TEST_COLUMN: `${SAMPLE.column}`,
+      INFILL_TEST_TYPE: TYPED,
+      INFILL_TEST_SCRATCH: scratch,
+      ...env,
+    },
+    cwd: sandbox.project,
+    timeout: 60_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`emacs failed: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+  });
+  const line = result.stdout.split("\n").find((l) => l.startsWith("infill-test-result: "));
+  if (!line) throw new Error(`emacs printed no result:\n${result.stdout}\n${result.stderr}`);
+  return { file, session: JSON.parse(line.slice("infill-test-result: ".length)) as Session };
+}

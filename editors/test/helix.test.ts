@@ -6,6 +6,7 @@ import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askedAt, fixture } from "./fixture.js";
 import { waitUntil } from "./poll.js";
+import { readmeConfig } from "./readme.js";
 import {
   createSandbox,
   EDITORS,
@@ -97,69 +98,110 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
   });
 
   it("offers the completion from @infill/sim in the menu, and once accepted it is in the saved file", async () => {
-    const file = join(sandbox.project, "sample.ts");
-    await writeFile(file, SAMPLE.text);
-    const log = join(sandbox.cache, "helix/helix.log");
-    const readLog = () => readFile(log, "utf8").catch(() => "");
-    const logTail = async () =>
-      `helix.log, last lines:\n${(await readLog()).split("\n").slice(-25).join("\n")}`;
-    const hx = await Tmux.start({
-      bin,
-      socket: "infill-helix",
-      env: sandbox.env,
-      cwd: sandbox.project,
-      command: [join(bin, "hx"), "-v", "sample.ts"],
-    });
-    try {
-      await hx.waitFor("the file in normal mode", (s) => s.includes("const beta = co") && mode(s) === "NOR", {
-        context: logTail,
-      });
-      // Helix sends didOpen to a server once it has initialized it; a completion before that would not ask infill.
-      await waitUntil(
-        "infill-lsp to get the document",
-        async () => (/infill -> .*"method":"textDocument\/didOpen"/.test(await readLog()) ? true : undefined),
-        { describe: logTail },
-      );
-
-      // Go to the cursor's line and append at its end.
-      await hx.type(`${SAMPLE.line}ggA`);
-      const at = `${SAMPLE.line}:${SAMPLE.column + 1}`;
-      await hx.waitFor(`insert mode at ${at}`, (s) => mode(s) === "INS" && statusLine(s).includes(` ${at}`));
-      // Typing word characters triggers completion (completion-trigger-len 2, after completion-timeout 250 ms).
-      await hx.type(TYPED);
-      await hx.waitFor("the infill item in the completion menu", (s) => MENU_ROW.test(s), {
-        context: logTail,
-      });
-      expect(askedAt(sim, `const beta = co${TYPED}`, SAMPLE.after)).toBe(true);
-
-      // Select the item (Tab), accept it (Enter), back to normal mode, write.
-      await hx.keys("Tab");
-      await hx.waitFor("the item applied", (s) => s.includes(`const beta = ${SUGGESTION}`));
-      await hx.keys("Enter");
-      await hx.waitFor(
-        "the menu closed",
-        (s) => !MENU_ROW.test(s) && s.includes(`const beta = ${SUGGESTION}`),
-      );
-      // Sent separately: Escape directly followed by ':' would read as Alt-:.
-      await hx.keys("Escape");
-      await hx.waitFor("normal mode", (s) => mode(s) === "NOR");
-      await hx.type(":w");
-      await hx.keys("Enter");
-
-      const expected = SAMPLE.text.replace("const beta = co\n", `const beta = ${SUGGESTION}\n`);
-      expect(expected).not.toBe(SAMPLE.text);
-      let saved = "";
-      await waitUntil(
-        "the file to be written",
-        async () => {
-          saved = await readFile(file, "utf8");
-          return saved === expected ? true : undefined;
-        },
-        { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
-      );
-      expect(saved).toBe(expected);
-    } finally {
-      await hx.kill();
-    }
+    await completeAndSave(bin, sandbox, sim);
   });
 });
+
+describe("Helix 25.07 with the README's Ollama configuration", () => {
+  let bin: string;
+  let sim: Sim;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    bin = await provisionEditors("helix", "tmux");
+    sim = await startSim({ dialect: "ollama" });
+    // INFILL_BASE_URL points the server at the sim, as the README's settings leave `baseUrl` to its default.
+    sandbox = await createSandbox("helix-ollama", sim.url);
+    await mkdir(join(sandbox.config, "helix"), { recursive: true });
+    const shipped = await readFile(SHIPPED, "utf8");
+    const config = /^\[language-server\.infill\.config\][\s\S]*?(?=^\[\[language\]\])/m;
+    expect(shipped).toMatch(config);
+    await writeFile(
+      join(sandbox.config, "helix/languages.toml"),
+      shipped.replace(config, `${readmeConfig("helix")}\n`),
+    );
+  }, PROVISION_TIMEOUT_MS + 10_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("completes from Ollama's /api/generate with the README's model", async () => {
+    await completeAndSave(bin, sandbox, sim, "infill-helix-ollama");
+    expect(sim.requests.map((r) => (r.body as { model?: unknown }).model)).toContain(
+      "qwen2.5-coder:1.5b-base",
+    );
+  });
+});
+
+/** Type after `const beta = co` in Helix, take infill's item from the menu, accept it and save the file. */
+async function completeAndSave(
+  bin: string,
+  sandbox: Sandbox,
+  sim: Sim,
+  socket = "infill-helix",
+): Promise<void> {
+  const file = join(sandbox.project, "sample.ts");
+  await writeFile(file, SAMPLE.text);
+  const log = join(sandbox.cache, "helix/helix.log");
+  const readLog = () => readFile(log, "utf8").catch(() => "");
+  const logTail = async () =>
+    `helix.log, last lines:\n${(await readLog()).split("\n").slice(-25).join("\n")}`;
+  const hx = await Tmux.start({
+    bin,
+    socket,
+    env: sandbox.env,
+    cwd: sandbox.project,
+    command: [join(bin, "hx"), "-v", "sample.ts"],
+  });
+  try {
+    await hx.waitFor("the file in normal mode", (s) => s.includes("const beta = co") && mode(s) === "NOR", {
+      context: logTail,
+    });
+    // Helix sends didOpen to a server once it has initialized it; a completion before that would not ask infill.
+    await waitUntil(
+      "infill-lsp to get the document",
+      async () => (/infill -> .*"method":"textDocument\/didOpen"/.test(await readLog()) ? true : undefined),
+      { describe: logTail },
+    );
+
+    // Go to the cursor's line and append at its end.
+    await hx.type(`${SAMPLE.line}ggA`);
+    const at = `${SAMPLE.line}:${SAMPLE.column + 1}`;
+    await hx.waitFor(`insert mode at ${at}`, (s) => mode(s) === "INS" && statusLine(s).includes(` ${at}`));
+    // Typing word characters triggers completion (completion-trigger-len 2, after completion-timeout 250 ms).
+    await hx.type(TYPED);
+    await hx.waitFor("the infill item in the completion menu", (s) => MENU_ROW.test(s), {
+      context: logTail,
+    });
+    expect(askedAt(sim, `const beta = co${TYPED}`, SAMPLE.after)).toBe(true);
+
+    // Select the item (Tab), accept it (Enter), back to normal mode, write.
+    await hx.keys("Tab");
+    await hx.waitFor("the item applied", (s) => s.includes(`const beta = ${SUGGESTION}`));
+    await hx.keys("Enter");
+    await hx.waitFor("the menu closed", (s) => !MENU_ROW.test(s) && s.includes(`const beta = ${SUGGESTION}`));
+    // Sent separately: Escape directly followed by ':' would read as Alt-:.
+    await hx.keys("Escape");
+    await hx.waitFor("normal mode", (s) => mode(s) === "NOR");
+    await hx.type(":w");
+    await hx.keys("Enter");
+
+    const expected = SAMPLE.text.replace("const beta = co\n", `const beta = ${SUGGESTION}\n`);
+    expect(expected).not.toBe(SAMPLE.text);
+    let saved = "";
+    await waitUntil(
+      "the file to be written",
+      async () => {
+        saved = await readFile(file, "utf8");
+        return saved === expected ? true : undefined;
+      },
+      { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
+    );
+    expect(saved).toBe(expected);
+  } finally {
+    await hx.kill();
+  }
+}

@@ -47,6 +47,7 @@ await build({
   // Neovim plugin's install runs only this build).
   alias: {
     "@infill/core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)),
+    "@infill/core/provider-info": fileURLToPath(new URL("../core/src/providers/info.ts", import.meta.url)),
     "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
   },
   plugins: [leanUndiciPlugin],

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { FimClient } from "./client.js";
 import {
   ApiError,
   AuthenticationError,
@@ -10,14 +9,16 @@ import {
   InsufficientBalanceError,
   ValidationError,
 } from "./errors.js";
-import { DEFAULT_MODEL } from "./models.js";
 import { splitAt } from "./position.js";
-import type { CompletionRequest } from "./schemas.js";
+import { ProviderClient } from "./provider-client.js";
+import type { FimRequest } from "./providers/fim-request.js";
+import { isProviderName, PROVIDER_INFO, PROVIDER_NAMES, type ProviderName } from "./providers/info.js";
 import { VERSION } from "./version.js";
 
 const HELP = `Usage: infill complete (--prompt TEXT [--suffix TEXT] | --file FILE --line N --character N) [options]
 
-Asks DeepSeek's FIM Completion (Beta) API for the text between a prompt and a suffix, and prints it.
+Asks a FIM provider (by default DeepSeek's FIM Completion API) for the text between a prompt and a
+suffix, and prints it.
 
 Input (one of):
   --prompt TEXT            text before the cursor
@@ -29,16 +30,22 @@ Input (one of):
 Options:
   --stream                 print the text as it arrives
   --json                   print the full response as JSON (with --stream: one chunk per line)
-  --model ID               model id (default ${DEFAULT_MODEL})
+  --provider NAME          ${PROVIDER_NAMES.join(", ")} (default deepseek)
+  --model ID               model id (default: the provider's, e.g. ${PROVIDER_INFO.deepseek.defaultModel},
+                           ${PROVIDER_INFO.ollama.defaultModel}, ${PROVIDER_INFO.codestral.defaultModel})
   --max-tokens N           most tokens to generate, 1–4096
   --temperature T          sampling temperature, 0–2
-  --base-url URL           API base (default $INFILL_BASE_URL or https://api.deepseek.com/beta)
+  --base-url URL           API base (default $INFILL_BASE_URL, else the provider's: ${PROVIDER_INFO.deepseek.defaultBaseURL},
+                           ${PROVIDER_INFO.ollama.defaultBaseURL}, ${PROVIDER_INFO.llamacpp.defaultBaseURL}, ${PROVIDER_INFO.codestral.defaultBaseURL})
+  --api-key-env NAME       environment variable holding the key (default: DEEPSEEK_API_KEY for deepseek,
+                           CODESTRAL_API_KEY for codestral, none for the others)
   --allow-insecure-http    allow plain http to a host other than this machine
   -h, --help               show this help
   -v, --version            show the version
 
 Environment:
-  DEEPSEEK_API_KEY         API key (sent as a Bearer token)
+  DEEPSEEK_API_KEY         DeepSeek's API key (sent as a Bearer token)
+  CODESTRAL_API_KEY        Codestral's API key
   INFILL_BASE_URL          API base when --base-url is not given
   HTTPS_PROXY, NO_PROXY    proxy settings
 
@@ -54,10 +61,12 @@ const OPTIONS = {
   character: { type: "string" },
   stream: { type: "boolean" },
   json: { type: "boolean" },
+  provider: { type: "string" },
   model: { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
   "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
   "allow-insecure-http": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -71,6 +80,7 @@ const FLAG_BY_FIELD: Record<string, string> = {
   max_tokens: "--max-tokens",
   temperature: "--temperature",
   baseURL: "--base-url",
+  apiKeyEnv: "--api-key-env",
 };
 
 class UsageError extends Error {}
@@ -106,14 +116,23 @@ async function main(argv: string[]): Promise<number> {
     return fail(2, `${what}; usage: infill complete --prompt TEXT (see infill --help)`);
   }
 
-  let request: CompletionRequest;
-  let client: FimClient;
+  const provider = values.provider ?? "deepseek";
+  if (!isProviderName(provider)) {
+    return fail(2, `--provider must be one of ${PROVIDER_NAMES.join(", ")}, got ${provider}`);
+  }
+  let request: FimRequest;
+  let client: ProviderClient;
   try {
-    request = { model: values.model ?? DEFAULT_MODEL, ...(await readInput(values)) };
+    request = {
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(await readInput(values)),
+    };
     if (values["max-tokens"] !== undefined) request.max_tokens = parseNumber(values["max-tokens"]);
     if (values.temperature !== undefined) request.temperature = parseNumber(values.temperature);
-    client = new FimClient({
+    client = new ProviderClient({
+      provider,
       baseURL: values["base-url"],
+      apiKeyEnv: values["api-key-env"],
       allowInsecureHttp: values["allow-insecure-http"] ?? false,
       userAgent: `infill-cli/${VERSION}`,
     });
@@ -121,22 +140,21 @@ async function main(argv: string[]): Promise<number> {
     return failWith(error);
   }
 
+  // --json prints what the provider sent (its response, or each stream item), not our reading of it.
   try {
     if (values.stream) {
       for await (const chunk of client.stream(request)) {
-        process.stdout.write(values.json ? `${JSON.stringify(chunk)}\n` : (chunk.choices[0]?.text ?? ""));
+        process.stdout.write(values.json ? `${JSON.stringify(chunk.raw)}\n` : chunk.text);
       }
       if (!values.json) process.stdout.write("\n");
     } else {
-      const response = await client.complete(request);
-      process.stdout.write(
-        values.json ? `${JSON.stringify(response)}\n` : `${response.choices[0]?.text ?? ""}\n`,
-      );
+      const completion = await client.complete(request);
+      process.stdout.write(values.json ? `${JSON.stringify(completion.raw)}\n` : `${completion.text}\n`);
     }
     return 0;
   } catch (error) {
     if (values.stream && !values.json) process.stdout.write("\n");
-    return failWith(error, client.baseURL);
+    return failWith(error, client, request.model ?? client.model);
   }
 }
 
@@ -188,16 +206,50 @@ function parseNumber(value: string): number {
   return value.trim() === "" ? Number.NaN : Number(value);
 }
 
-function failWith(error: unknown, baseURL?: string): number {
+function failWith(error: unknown, client?: ProviderClient, model?: string): number {
   if (error instanceof UsageError) return fail(2, error.message);
   if (error instanceof ValidationError) return fail(2, flagMessage(error));
-  if (error instanceof AuthenticationError) return fail(1, `${withId(error)} — check DEEPSEEK_API_KEY`);
-  if (error instanceof InsufficientBalanceError)
-    return fail(1, `${withId(error)} — top up your DeepSeek balance`);
-  if (error instanceof ApiError) return fail(1, withId(error));
-  if (error instanceof ConnectionError && baseURL) return fail(1, `${error.message} (base URL ${baseURL})`);
+  if (error instanceof ApiError) {
+    const advice = client && adviceFor(error, client.provider, client.apiKeyEnv, model);
+    return fail(1, advice ? `${withId(error)} — ${advice}` : withId(error));
+  }
+  if (error instanceof ConnectionError && client) {
+    const running = LOCAL_SERVER[client.provider];
+    const hint = running && /ECONNREFUSED/.test(error.message) ? ` — is ${running} running?` : "";
+    return fail(1, `${error.message} (base URL ${client.baseURL})${hint}`);
+  }
   if (error instanceof FimError) return fail(1, error.message);
   return fail(1, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** What serves the local providers, for a refused connection. */
+const LOCAL_SERVER: Partial<Record<ProviderName, string>> = {
+  ollama: "Ollama (ollama serve)",
+  llamacpp: "llama-server",
+};
+
+/** What to do about an API error, when there is something to say. */
+function adviceFor(
+  error: ApiError,
+  provider: ProviderName,
+  apiKeyEnv: string | undefined,
+  model: string | undefined,
+): string | undefined {
+  if (error instanceof AuthenticationError) return `check ${apiKeyEnv ?? "--api-key-env"}`;
+  if (error instanceof InsufficientBalanceError && provider === "deepseek")
+    return "top up your DeepSeek balance";
+  if (error.reason === "model-not-found") {
+    return provider === "ollama" ? `run ollama pull ${model ?? "<model>"}` : "check --model";
+  }
+  if (error.reason === "fim-unsupported") {
+    if (provider === "llamacpp")
+      return "start llama-server with a model that has FIM tokens (e.g. Qwen2.5-Coder)";
+    if (provider === "ollama") {
+      return `pick a model whose template takes a suffix (e.g. ${PROVIDER_INFO.ollama.defaultModel})`;
+    }
+    return "this host or model cannot fill in the middle; pick one that takes suffix";
+  }
+  return undefined;
 }
 
 function withId(error: ApiError): string {

@@ -20,6 +20,16 @@ export interface ApiErrorBody {
 }
 
 /**
+ * What an API error means beyond its status, where a provider says more than the status does. The server and the
+ * CLI turn these into advice (`ollama pull <model>`, pick another model).
+ *
+ * - `model-not-found`: the model is not available there (Ollama: not pulled; Codestral: no such model).
+ * - `fim-unsupported`: the model or host cannot fill in the middle (Ollama: the model's template has no suffix;
+ *   llama.cpp: 501, the model has no FIM tokens; an OpenAI-compatible host that refuses `suffix`).
+ */
+export type ErrorReason = "model-not-found" | "fim-unsupported";
+
+/**
  * The server answered with a non-2xx status (or put an `error` object in a stream).
  *
  * `message` reads like `401 Authentication Fails, Your api key: ****abcd is invalid`.
@@ -42,6 +52,10 @@ export class ApiError extends FimError {
   readonly error: ApiErrorBody | undefined;
   /** The response's `Retry-After` in milliseconds (delta-seconds or HTTP date), when it sent one. */
   readonly retryAfterMs: number | undefined;
+  /** The provider that answered (`deepseek`, `ollama`…), when known. */
+  readonly provider: string | undefined;
+  /** What the error means beyond its status, when the provider says (see ErrorReason). */
+  readonly reason: ErrorReason | undefined;
 
   constructor(
     status: number,
@@ -50,12 +64,16 @@ export class ApiError extends FimError {
       requestId?: string | undefined;
       error?: ApiErrorBody | undefined;
       retryAfterMs?: number | undefined;
+      provider?: string | undefined;
+      reason?: ErrorReason | undefined;
     } = {},
   ) {
     super(message);
     this.status = status;
     this.requestId = details.requestId;
     this.retryAfterMs = details.retryAfterMs;
+    this.provider = details.provider;
+    this.reason = details.reason;
     this.retryable = isRetryableStatus(status);
     this.error = details.error;
     this.type = stringOrUndefined(details.error?.type);
@@ -75,6 +93,10 @@ export class AuthenticationError extends ApiError {
 /** 402 Insufficient Balance: the account has run out of balance. */
 export class InsufficientBalanceError extends ApiError {
   override readonly name: string = "InsufficientBalanceError";
+}
+/** 404 Not Found: a wrong base URL, or (Ollama) a model that is not pulled. */
+export class NotFoundError extends ApiError {
+  override readonly name: string = "NotFoundError";
 }
 /** 422 Invalid Parameters. */
 export class UnprocessableEntityError extends ApiError {
@@ -131,15 +153,28 @@ const CLASS_BY_STATUS: Readonly<Record<number, ApiErrorClass>> = {
   400: BadRequestError,
   401: AuthenticationError,
   402: InsufficientBalanceError,
+  404: NotFoundError,
   422: UnprocessableEntityError,
   429: RateLimitError,
   500: InternalServerError,
   503: ServiceUnavailableError,
 };
 
+/** Who answered, for an ApiError: the provider's name and how it says what an error means. */
+export interface ErrorSource {
+  /** Provider name, e.g. `ollama`; becomes `ApiError.provider`. */
+  readonly name: string;
+  /** The reason an error has beyond its status, from its status and message; undefined when none. */
+  reason?(status: number, message: string): ErrorReason | undefined;
+}
+
 /**
  * Builds the ApiError subclass for a non-2xx response. `secret` (the API key) is cut out of the body first, so
  * a server or proxy that echoes it back cannot leak it into `message` or `error`.
+ *
+ * Bodies understood: DeepSeek's and OpenAI's `{"error":{"message",…}}`, llama.cpp's (the same with a numeric
+ * code), Ollama's `{"error":"…"}`, Mistral's top-level `{"object":"error","message":…}` (whose message may be a
+ * validation `{"detail":[…]}`), and a bare `{"message":"…"}`; anything else is quoted, cut short.
  */
 export function apiErrorFromResponse(
   status: number,
@@ -147,6 +182,7 @@ export function apiErrorFromResponse(
   requestId: string | undefined,
   secret: string | undefined,
   retryAfterMs?: number,
+  source?: ErrorSource,
 ): ApiError {
   const text = redact(bodyText, secret);
   const error = parseErrorBody(text);
@@ -163,6 +199,8 @@ export function apiErrorFromResponse(
     requestId: requestId && redact(requestId, secret),
     error,
     retryAfterMs,
+    provider: source?.name,
+    reason: source?.reason?.(status, message),
   });
 }
 
@@ -204,13 +242,35 @@ function parseErrorBody(text: string): ApiErrorBody | undefined {
     const body: unknown = JSON.parse(text);
     const error = isRecord(body) ? body.error : undefined;
     if (isRecord(error)) return error;
-    // Some proxies answer `{"message": "..."}` or `{"error": "..."}`; keep the text as the message.
+    // Ollama answers `{"error": "..."}`, some proxies `{"message": "..."}`; keep the text as the message.
     if (typeof error === "string") return { message: error };
-    if (isRecord(body) && typeof body.message === "string") return { message: body.message };
+    if (isRecord(body) && typeof body.message === "string") return topLevel(body, body.message);
+    // Mistral's validation errors: `{"object":"error","message":{"detail":[{"loc":[…],"msg":"…"}]},…}`.
+    const details = isRecord(body) && isRecord(body.message) ? body.message.detail : undefined;
+    if (Array.isArray(details)) return topLevel(body as Record<string, unknown>, describeDetails(details));
   } catch {
     // Not JSON (an HTML page from a proxy, an empty body): the caller falls back to a snippet.
   }
   return undefined;
+}
+
+/** A top-level error body (Mistral's `{"object":"error","message","type","code"}`) with its message. */
+function topLevel(body: Record<string, unknown>, message: string): ApiErrorBody {
+  const { object: _object, ...rest } = body;
+  return { ...rest, message };
+}
+
+/** `prompt: Field required; max_tokens: Input should be a valid integer`, from pydantic-style details. */
+function describeDetails(details: readonly unknown[]): string {
+  return details
+    .slice(0, 3)
+    .map((detail) => {
+      if (!isRecord(detail)) return String(detail);
+      const loc = Array.isArray(detail.loc) ? detail.loc.filter((part) => part !== "body").join(".") : "";
+      const msg = typeof detail.msg === "string" ? detail.msg : "invalid";
+      return loc === "" ? msg : `${loc}: ${msg}`;
+    })
+    .join("; ");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

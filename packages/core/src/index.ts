@@ -7,9 +7,11 @@ export {
   AuthenticationError,
   BadRequestError,
   ConnectionError,
+  type ErrorReason,
   FimError,
   InsufficientBalanceError,
   InternalServerError,
+  NotFoundError,
   RateLimitError,
   ResponseValidationError,
   ServiceUnavailableError,
@@ -18,6 +20,25 @@ export {
   ValidationError,
 } from "./errors.js";
 export { DEFAULT_MODEL, MODELS } from "./models.js";
+export { ProviderClient, type ProviderClientOptions } from "./provider-client.js";
+export {
+  type ContextSnippet,
+  type FimContext,
+  FimContextSchema,
+  type FimRequest,
+  FimRequestSchema,
+} from "./providers/fim-request.js";
+export {
+  CODESTRAL_DEFAULT_MODEL,
+  isProviderName,
+  OLLAMA_DEFAULT_MODEL,
+  PROVIDER_INFO,
+  PROVIDER_NAMES,
+  type ProviderInfo,
+  type ProviderName,
+} from "./providers/info.js";
+export { OLLAMA_DEFAULT_KEEP_ALIVE } from "./providers/ollama.js";
+export type { FimChunk, FimCompletion } from "./providers/provider.js";
 export {
   type CompletionChoice,
   CompletionChoiceSchema,

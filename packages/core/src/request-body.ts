@@ -29,13 +29,25 @@ export function serializeRequest(request: CompletionRequest, streaming: boolean)
     throw new ValidationError("stream", "stream must not be true in client.complete(); use client.stream()");
   }
   const result = CompletionRequestSchema.safeParse(request, PARSE_PARAMS);
-  if (!result.success) throw toValidationError(result.error.issues);
+  if (!result.success) throw toValidationError(result.error.issues, "DeepSeek's FIM request");
   return JSON.stringify(result.data);
 }
 
-function toValidationError(issues: readonly z.core.$ZodIssue[]): ValidationError {
+/**
+ * Parses a request with a strict schema, for the wire: the parsed value, or a ValidationError naming the first
+ * offending field and listing every problem.
+ *
+ * @param what the request's name in "unknown field" messages, e.g. `DeepSeek's FIM request`.
+ */
+export function parseRequest<T>(schema: z.ZodType<T>, request: unknown, what: string): T {
+  const result = schema.safeParse(request, PARSE_PARAMS);
+  if (!result.success) throw toValidationError(result.error.issues, what);
+  return result.data;
+}
+
+function toValidationError(issues: readonly z.core.$ZodIssue[], what: string): ValidationError {
   const lines: Array<{ field: string; text: string }> = [];
-  for (const issue of issues) collect(issue, [], lines);
+  for (const issue of issues) collect(issue, [], lines, what);
   const first = lines[0] ?? { field: "", text: "the request is invalid" };
   return new ValidationError(first.field, `invalid request: ${lines.map((line) => line.text).join("; ")}`);
 }
@@ -44,12 +56,13 @@ function collect(
   issue: z.core.$ZodIssue,
   prefix: readonly PropertyKey[],
   out: Array<{ field: string; text: string }>,
+  what: string,
 ): void {
   const path = [...prefix, ...issue.path];
   if (issue.code === "unrecognized_keys") {
     for (const key of issue.keys) {
       const field = formatPath([...path, key]);
-      out.push({ field, text: `unknown field ${field} (not in DeepSeek's FIM request)` });
+      out.push({ field, text: `unknown field ${field} (not in ${what})` });
     }
     return;
   }
@@ -66,7 +79,7 @@ function collect(
             text: `${formatPath(path)} ${issue.message}${got(issue.input)}`,
           });
         } else {
-          collect(inner, path, out);
+          collect(inner, path, out, what);
         }
       }
       return;

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { apiErrorFromResponse, ResponseValidationError, redact, snip } from "./errors.js";
+import { apiErrorFromResponse, type ErrorSource, ResponseValidationError, redact, snip } from "./errors.js";
 import {
   type CompletionChunk,
   CompletionChunkSchema,
@@ -20,18 +20,28 @@ export function parseCompletionBody(
   text: string,
   status: number,
   secret: string | undefined,
+  source?: ErrorSource,
 ): CompletionResponse {
   const json = parseJson(text, "response body", secret);
-  return check(CompletionResponseSchema, json, text, status, secret, "response body");
+  return checkBody(CompletionResponseSchema, json, text, status, secret, "response body", source);
 }
 
 /** Parses one `data:` payload of a stream; throws like parseCompletionBody. */
-export function parseChunkData(data: string, status: number, secret: string | undefined): CompletionChunk {
+export function parseChunkData(
+  data: string,
+  status: number,
+  secret: string | undefined,
+  source?: ErrorSource,
+): CompletionChunk {
   const json = parseJson(data, "stream event", secret);
-  return check(CompletionChunkSchema, json, data, status, secret, "stream chunk");
+  return checkBody(CompletionChunkSchema, json, data, status, secret, "stream chunk", source);
 }
 
-function parseJson(text: string, what: string, secret: string | undefined): unknown {
+/**
+ * JSON.parse for server bytes: a body that is not JSON throws ResponseValidationError quoting the start of it
+ * (with the key cut out, in the message and in the cause).
+ */
+export function parseJson(text: string, what: string, secret: string | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -54,25 +64,39 @@ function syntaxErrorOf(text: string, what: string): SyntaxError {
   return new SyntaxError(`${what} is not valid JSON`);
 }
 
-function check<T>(
+/**
+ * Checks parsed JSON against a (lenient) response schema. An error body under a 2xx status or inside a stream
+ * (`{"error": …}`, Mistral's `{"object": "error", …}`) throws ApiError; anything else that does not fit throws
+ * ResponseValidationError naming the paths at fault (never the values: they may be the user's code).
+ *
+ * @param text the JSON's text, for the error's message.
+ * @param what what it is, for messages: `response body`, `stream chunk`.
+ */
+export function checkBody<T>(
   schema: z.ZodType<T>,
   json: unknown,
   text: string,
   status: number,
   secret: string | undefined,
   what: string,
+  source?: ErrorSource,
 ): T {
   const result = schema.safeParse(json);
   if (result.success) return result.data;
-  if (typeof json === "object" && json !== null && "error" in json && !("choices" in json)) {
-    throw apiErrorFromResponse(status, text, undefined, secret);
-  }
+  if (isErrorBody(json)) throw apiErrorFromResponse(status, text, undefined, secret, undefined, source);
   throw new ResponseValidationError(
     `${what} does not fit the completion schema: ${summarize(result.error)}`,
     {
       cause: result.error,
     },
   );
+}
+
+/** An error object where a completion was expected: `{"error": …}` or Mistral's `{"object": "error", …}`. */
+export function isErrorBody(json: unknown): boolean {
+  if (typeof json !== "object" || json === null) return false;
+  const body = json as { error?: unknown; object?: unknown; choices?: unknown };
+  return (body.error != null && body.choices === undefined) || body.object === "error";
 }
 
 /** `choices.0.text: Invalid input: expected string, received number` — paths and zod's messages, no values. */

@@ -5,10 +5,10 @@ import * as z from "zod";
 // so a ValidationError reads "logprobs must be an integer between 0 and 20 (got 21)".
 
 /** Optional and nullable, as every request field but model and prompt is. */
-const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+export const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
 /** An optional, nullable number in [min, max]. */
-const numberIn = (min: number, max: number) =>
+export const numberIn = (min: number, max: number) =>
   opt(
     z
       .number({ error: `must be a number between ${min} and ${max}` })
@@ -17,13 +17,20 @@ const numberIn = (min: number, max: number) =>
   );
 
 /** An optional, nullable integer in [min, max]. */
-const integerIn = (min: number, max: number) =>
+export const integerIn = (min: number, max: number) =>
   opt(
     z
       .int({ error: `must be an integer between ${min} and ${max}` })
       .min(min)
       .max(max),
   );
+
+/** `stop`: a string or up to 16 strings, optional and nullable. */
+export const StopSchema = opt(
+  z.union([z.string(), z.array(z.string({ error: "must be a string" })).max(16)], {
+    error: "must be a string or an array of at most 16 strings",
+  }),
+);
 
 /**
  * A FIM completion request: the 13 fields of DeepSeek's spec, in the spec's order (which is also the order they
@@ -48,11 +55,7 @@ export const CompletionRequestSchema = z
     /** In [-2, 2]. Positive values penalise tokens that already appear. Default 0. */
     presence_penalty: numberIn(-2, 2),
     /** Up to 16 sequences that end the completion; the returned text does not contain them. */
-    stop: opt(
-      z.union([z.string(), z.array(z.string({ error: "must be a string" })).max(16)], {
-        error: "must be a string or an array of at most 16 strings",
-      }),
-    ),
+    stop: StopSchema,
     /** Stream server-sent events. Set by the client: false/absent for complete(), true for stream(). */
     stream: opt(z.boolean({ error: "must be a boolean" })),
     /** Only with `stream: true`. `include_usage` adds a final `choices: []` chunk carrying `usage`. */

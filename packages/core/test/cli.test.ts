@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type Sim, startSim } from "@infill/sim";
+import { type DialectName, type Sim, startSim } from "@infill/sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL, FimClient, VERSION } from "../src/index.js";
 
@@ -277,6 +277,110 @@ describe("errors", () => {
     const run = await infill(["complete", "--stream", "--prompt", PROMPT, "--base-url", sim.url]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^infill: stream ended before \[DONE\]/);
+  });
+});
+
+describe("--provider", () => {
+  it.each<[string, string[], Record<string, string>]>([
+    ["ollama", [], {}],
+    ["llamacpp", [], {}],
+    ["codestral", [], { CODESTRAL_API_KEY: "csk-cli" }],
+    ["openai-compatible", ["--model", "Qwen/Qwen2.5-Coder-7B"], {}],
+  ])("%s: completes and streams against the sim's dialect", async (provider, flags, env) => {
+    sim = await startSim({
+      dialect: provider as DialectName,
+      ...(env.CODESTRAL_API_KEY ? { apiKey: "csk-cli" } : {}),
+    });
+    const args = [
+      "complete",
+      "--provider",
+      provider,
+      "--base-url",
+      sim.url,
+      "--prompt",
+      PROMPT,
+      "--suffix",
+      "\n",
+      ...flags,
+    ];
+    const whole = await infill(args, env);
+    expect(whole).toEqual({ code: 0, stdout: "return a + b\n", stderr: "" });
+    const streamed = await infill([...args, "--stream"], env);
+    expect(streamed).toEqual({ code: 0, stdout: "return a + b\n", stderr: "" });
+    const json = await infill([...args, "--json"], env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toBeTypeOf("object");
+  });
+
+  it("ollama: the provider's default model, and its advice for a model that is not pulled", async () => {
+    sim = await startSim({ dialect: "ollama" });
+    await infill(["complete", "--provider", "ollama", "--base-url", sim.url, "--prompt", "x"]);
+    expect(sim.requests[0]?.body).toMatchObject({ model: "qwen2.5-coder:1.5b-base" });
+    const run = await infill([
+      "complete",
+      "--provider",
+      "ollama",
+      "--base-url",
+      sim.url,
+      "--prompt",
+      "x",
+      "--model",
+      "mistral",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^infill: 404 model "mistral" not found, try pulling it first .*— run ollama pull mistral\n$/,
+    );
+  });
+
+  it("llamacpp: a model without FIM tokens gets advice, exit 1", async () => {
+    sim = await startSim({ dialect: "llamacpp", fim: false });
+    const run = await infill(["complete", "--provider", "llamacpp", "--base-url", sim.url, "--prompt", "x"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("501 Infill is not supported by this model");
+    expect(run.stderr).toContain("— start llama-server with a model that has FIM tokens");
+  });
+
+  it("a local server that is not running: exit 1, with the base URL and what to start", async () => {
+    const closed = await startSim({ dialect: "ollama" });
+    const url = closed.url;
+    await closed.close();
+    const run = await infill(["complete", "--provider", "ollama", "--base-url", url, "--prompt", "x"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`(base URL ${url}) — is Ollama (ollama serve) running?`);
+  }, 20_000);
+
+  it("codestral: a wrong key names CODESTRAL_API_KEY, or the variable --api-key-env names", async () => {
+    sim = await startSim({ dialect: "codestral", apiKey: "csk-right" });
+    const base = ["complete", "--provider", "codestral", "--base-url", sim.url, "--prompt", "x"];
+    const run = await infill(base, { CODESTRAL_API_KEY: "csk-wrong" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^infill: 401 Unauthorized \(request id [0-9a-f-]{36}\) — check CODESTRAL_API_KEY\n$/,
+    );
+    const named = await infill([...base, "--api-key-env", "MY_KEY"], { MY_KEY: "csk-right" });
+    expect(named.code).toBe(0);
+  });
+
+  it.each([
+    [
+      ["--provider", "gpt"],
+      "--provider must be one of deepseek, openai-compatible, ollama, llamacpp, codestral",
+    ],
+    [
+      ["--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1"],
+      "--model is required for openai-compatible",
+    ],
+    [
+      ["--provider", "ollama", "--base-url", "http://127.0.0.1:11434/api/generate"],
+      "--base-url must be the API base",
+    ],
+    [["--api-key-env", "sk-abc"], "--api-key-env must be the name of an environment variable"],
+  ])("%j is a usage error (exit 2)", async (flags, message) => {
+    const run = await infill(["complete", "--prompt", "x", ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 });
 

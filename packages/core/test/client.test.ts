@@ -15,6 +15,7 @@ import {
   type FimClientOptions,
   InsufficientBalanceError,
   InternalServerError,
+  NotFoundError,
   RateLimitError,
   ResponseValidationError,
   ServiceUnavailableError,
@@ -289,7 +290,7 @@ describe("error statuses", () => {
     [429, RateLimitError, true],
     [500, InternalServerError, true],
     [503, ServiceUnavailableError, true],
-    [404, ApiError, false],
+    [404, NotFoundError, false],
     [502, ApiError, false],
   ])("status %i", async (status, Class, retryable) => {
     const { sim, client } = await setup({ faults: [{ type: "status", status }] }, { maxRetries: 0 });

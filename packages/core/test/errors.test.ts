@@ -10,6 +10,7 @@ import {
   FimError,
   InsufficientBalanceError,
   InternalServerError,
+  NotFoundError,
   RateLimitError,
   ResponseValidationError,
   ServiceUnavailableError,
@@ -30,7 +31,7 @@ describe("apiErrorFromResponse", () => {
     [429, RateLimitError, "RateLimitError", true],
     [500, InternalServerError, "InternalServerError", true],
     [503, ServiceUnavailableError, "ServiceUnavailableError", true],
-    [404, ApiError, "ApiError", false],
+    [404, NotFoundError, "NotFoundError", false],
     [502, ApiError, "ApiError", false],
   ])("status %i", (status, Class, name, retryable) => {
     const error = apiErrorFromResponse(status, body("boom"), "trace-1", undefined);
@@ -72,6 +73,63 @@ describe("apiErrorFromResponse", () => {
     ['{"error":{"code":"x"}}', '502 Bad Gateway: {"error":{"code":"x"}}'],
   ])("a non-DeepSeek body %j still gives a useful message", (text, message) => {
     expect(apiErrorFromResponse(502, text, undefined, undefined).message).toBe(message);
+  });
+
+  it.each([
+    [
+      "Mistral's validation detail",
+      422,
+      {
+        object: "error",
+        message: {
+          detail: [
+            { type: "extra_forbidden", loc: ["body", "echo"], msg: "Extra inputs are not permitted" },
+            { type: "missing", loc: ["body", "prompt"], msg: "Field required" },
+          ],
+        },
+        type: "invalid_request_message_error",
+        param: null,
+        code: null,
+      },
+      "422 echo: Extra inputs are not permitted; prompt: Field required",
+      "invalid_request_message_error",
+    ],
+    [
+      "Mistral's top-level error",
+      400,
+      { object: "error", message: "Invalid model: x", type: "invalid_model", param: null, code: "1500" },
+      "400 Invalid model: x",
+      "invalid_model",
+    ],
+    ["Mistral's gateway", 401, { message: "Unauthorized", request_id: "abc" }, "401 Unauthorized", undefined],
+    [
+      "Ollama's",
+      404,
+      { error: 'model "x" not found, try pulling it first' },
+      '404 model "x" not found, try pulling it first',
+      undefined,
+    ],
+    [
+      "llama.cpp's",
+      501,
+      { error: { code: 501, message: "Infill is not supported by this model", type: "not_supported_error" } },
+      "501 Infill is not supported by this model",
+      "not_supported_error",
+    ],
+  ])("reads %s body", (_, status, payload, message, type) => {
+    const error = apiErrorFromResponse(status, JSON.stringify(payload), undefined, undefined);
+    expect(error.message).toBe(message);
+    expect(error.type).toBe(type);
+  });
+
+  it("takes the provider and the reason from its source", () => {
+    const error = apiErrorFromResponse(404, '{"error":"model not found"}', undefined, undefined, undefined, {
+      name: "ollama",
+      reason: (status, message) =>
+        status === 404 && message.includes("not found") ? "model-not-found" : undefined,
+    });
+    expect(error.provider).toBe("ollama");
+    expect(error.reason).toBe("model-not-found");
   });
 
   it("cuts a long body down", () => {

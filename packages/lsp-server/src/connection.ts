@@ -1,3 +1,4 @@
+import { PROVIDER_INFO } from "@infill/core/provider-info";
 import {
   type CancellationToken,
   type ClientCapabilities,
@@ -24,19 +25,14 @@ import { completionList, inlineItems, type Placement, wordBefore } from "./compl
 import { EMPTY_BLOCK } from "./context/block.js";
 import type { RepositoryContext } from "./context/repository-context.js";
 import { Documents } from "./documents.js";
-import {
-  type Answer,
-  CompletionEngine,
-  type ContextSource,
-  type RequestKind,
-  type Upstream,
-} from "./engine.js";
-import { type FailureNotice, UpstreamHealth } from "./health.js";
+import { type Answer, CompletionEngine, type ContextSource, type RequestKind } from "./engine.js";
+import { type FailureNotice, type FailureSubject, missingKeyNotice, UpstreamHealth } from "./health.js";
 import { createLogger, redactor } from "./logger.js";
 import { FramedMessageWriter } from "./message-writer.js";
 import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
+import { probe } from "./probe.js";
 import { defaultSettings, mergeSettings, type Settings, type SettingsLayer } from "./settings.js";
-import { apiUpstream, type ClosableUpstream, preloadClient, simUpstream } from "./upstreams.js";
+import { type ClosableUpstream, preloadClient, providerUpstream, simUpstream } from "./upstreams.js";
 
 /** The server's version (the bundler inlines package.json). */
 export const SERVER_VERSION: string = pkg.version;
@@ -45,7 +41,10 @@ export const SERVER_VERSION: string = pkg.version;
 export interface ServerOptions {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
-  /** Environment to read `DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL` from. Default `process.env`. */
+  /**
+   * Environment to read the key (`DEEPSEEK_API_KEY`, `CODESTRAL_API_KEY`, the `apiKeyEnv` setting's variable),
+   * `INFILL_BASE_URL` and `INFILL_MODEL` from. Default `process.env`.
+   */
   env?: NodeJS.ProcessEnv;
   /** Called on the `exit` notification with the exit code (0 after `shutdown`, else 1). */
   onExit?: (code: number) => void;
@@ -66,7 +65,6 @@ const PROGRESS_DELAY_MS = 150;
  */
 export function startServer(options: ServerOptions): RunningServer {
   const env = options.env ?? process.env;
-  const apiKey = env.DEEPSEEK_API_KEY?.trim() || undefined;
   let shutdownReceived = false;
   const watchDog: WatchDog = {
     get shutdownReceived() {
@@ -93,7 +91,9 @@ export function startServer(options: ServerOptions): RunningServer {
   let workspaceLayer: SettingsLayer = {};
   let settings: Settings = base;
   const reported = new Set<string>();
-  const redact = redactor(() => [apiKey]);
+  // Every key the server has read: a message about an earlier provider may still be on its way.
+  const keys = new Set<string>();
+  const redact = redactor(() => [...keys]);
   const log = createLogger(
     (level, message) => {
       connection
@@ -114,38 +114,52 @@ export function startServer(options: ServerOptions): RunningServer {
   };
 
   const documents = new Documents((message) => log.warn(message));
-  const health = new UpstreamHealth();
+  const health = new UpstreamHealth(Date.now, () => subjectOf(settings));
   let clientCapabilities: ClientCapabilities = {};
   let upstream: { key: string; value: ClosableUpstream | undefined } | undefined;
 
-  const currentUpstream = (): Upstream | undefined => {
-    const key = `${settings.provider}|${settings.baseUrl ?? ""}|${settings.timeoutMs}`;
+  /** The key of the provider in use and the variable it comes from; none for the sim or a keyless provider. */
+  const keyOf = (s: Settings): { variable: string | undefined; key: string | undefined } => {
+    if (s.provider === "sim") return { variable: undefined, key: undefined };
+    const variable = s.apiKeyEnv ?? PROVIDER_INFO[s.provider].apiKeyEnv;
+    const key = variable === undefined ? undefined : env[variable]?.trim() || undefined;
+    if (key) keys.add(key);
+    return { variable, key };
+  };
+
+  const currentUpstream = (): ClosableUpstream | undefined => {
+    const { provider, baseUrl, model, apiKeyEnv, allowInsecureHttp, timeoutMs } = settings;
+    const key = JSON.stringify([provider, baseUrl, model, apiKeyEnv, allowInsecureHttp, timeoutMs]);
     if (upstream?.key === key) return upstream.value;
     void upstream?.value?.close();
     let value: ClosableUpstream | undefined;
-    if (settings.provider === "sim") value = simUpstream(settings.timeoutMs);
-    else if (apiKey) {
-      value = apiUpstream({
-        apiKey,
-        timeoutMs: settings.timeoutMs,
-        // Interactive: the next keystroke is the retry. One quick retry still covers a stale pooled socket.
-        maxRetries: 1,
-        userAgent: `infill-lsp/${SERVER_VERSION}`,
-        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      });
+    if (provider === "sim") value = simUpstream(timeoutMs);
+    else {
+      const { variable, key: apiKey } = keyOf(settings);
+      // A provider that takes a key gets no upstream without one: the user is told once (checkKey).
+      if (apiKey || variable === undefined) {
+        value = providerUpstream({
+          provider,
+          // Always given, so the client never reads process.env behind the server's own environment.
+          apiKey: apiKey ?? "",
+          timeoutMs,
+          // Interactive: the next keystroke is the retry. One quick retry still covers a stale pooled socket.
+          maxRetries: 1,
+          userAgent: `infill-lsp/${SERVER_VERSION}`,
+          allowInsecureHttp,
+          ...(baseUrl ? { baseURL: baseUrl } : {}),
+          ...(model ? { model } : {}),
+        });
+      }
     }
     upstream = { key, value };
     return value;
   };
 
   const checkKey = () => {
-    if (settings.provider === "deepseek" && !apiKey) {
-      const notice = health.block({
-        kind: "no-key",
-        severity: "warning",
-        message:
-          'infill: DEEPSEEK_API_KEY is not set, so there are no completions. Set it in the environment that starts the editor (or set the "provider" setting to "sim" to try infill offline).',
-      });
+    const { variable, key } = keyOf(settings);
+    if (variable !== undefined && !key) {
+      const notice = health.block(missingKeyNotice(subjectOf(settings)));
       if (notice) tell(notice);
     }
   };
@@ -406,6 +420,15 @@ export function startServer(options: ServerOptions): RunningServer {
     },
   );
 
+  // `:checkhealth infill` (and any client that wants to know): the provider, where requests go, and whether a
+  // tiny request succeeds. A success clears any backoff, so completions resume at once.
+  connection.onRequest("infill/probe", async () => {
+    await settingsRead;
+    const result = await probe(currentUpstream(), subjectOf(settings), settings.baseUrl);
+    if (result.ok) health.success();
+    return { ...result, error: result.error === null ? null : redact(result.error) };
+  });
+
   connection.onShutdown(async () => {
     engine.dispose();
     repository?.dispose();
@@ -432,6 +455,20 @@ const WATCHED_FILES = [
   { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,pyi,go,rs,lua}" },
   { globPattern: "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,.gitignore}" },
 ];
+
+/** The provider in use, as the notices name it. */
+function subjectOf(settings: Settings): FailureSubject {
+  if (settings.provider === "sim") {
+    return { provider: "sim", label: "the embedded simulator", model: settings.model, apiKeyEnv: undefined };
+  }
+  const info = PROVIDER_INFO[settings.provider];
+  return {
+    provider: settings.provider,
+    label: info.label,
+    model: settings.model ?? info.defaultModel,
+    apiKeyEnv: settings.apiKeyEnv ?? info.apiKeyEnv,
+  };
+}
 
 const LOG_TYPES = {
   error: MessageType.Error,

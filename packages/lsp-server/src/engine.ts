@@ -1,4 +1,4 @@
-import type { CompletionChunk, CompletionRequest, CompletionResponse, Usage } from "@infill/core";
+import type { FimChunk, FimCompletion, FimContext, FimRequest, Usage } from "@infill/core";
 import type { CancellationToken, Position } from "vscode-languageserver";
 import { type ContextBlock, EMPTY_BLOCK } from "./context/block.js";
 import type { Documents, OpenDocument } from "./documents.js";
@@ -16,10 +16,13 @@ import { isEnabledFor, type Settings } from "./settings.js";
 import { comparePositions } from "./text-buffer.js";
 import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-through.js";
 
-/** What the engine needs from the API client (`FimClient` fits). */
+/**
+ * What the engine needs from the provider's client (`ProviderClient` fits): one request and answer shape whatever
+ * the provider. Requests name no model: the client adds the configured one (or its provider's default).
+ */
 export interface Upstream {
-  stream(request: CompletionRequest, options: { signal: AbortSignal }): AsyncIterable<CompletionChunk>;
-  complete(request: CompletionRequest, options: { signal: AbortSignal }): Promise<CompletionResponse>;
+  stream(request: FimRequest, options: { signal: AbortSignal }): AsyncIterable<FimChunk>;
+  complete(request: FimRequest, options: { signal: AbortSignal }): Promise<FimCompletion>;
 }
 
 /** Where the repository context of a request comes from (`RepositoryContext` fits). */
@@ -386,15 +389,15 @@ export class CompletionEngine {
     // A block is streamed, so that it can be cut as soon as post-processing knows where it ends. One line is
     // not: the server stops at the line break itself (and bills nothing past it), so a stream would only cost a
     // wake-up per token.
-    const request: CompletionRequest = {
-      model: s.model,
-      prompt: context.block.text + window.prompt,
+    const streamed = ctx.mode !== "single-line";
+    const request: FimRequest = {
+      prompt: window.prompt,
+      // The provider puts the block where it belongs: before the prompt, or (llama.cpp) in its own field.
+      ...(context.block.text === "" ? {} : { context: fimContext(context.block) }),
       suffix: window.suffix,
       max_tokens: s.maxTokens,
       temperature: s.temperature,
-      ...(ctx.mode === "single-line"
-        ? { stop: ["\n"] }
-        : { stream: true, stream_options: { include_usage: true } }),
+      ...(streamed ? {} : { stop: ["\n"] }),
     };
     const controller = new AbortController();
     const inflight: Inflight = {
@@ -410,7 +413,7 @@ export class CompletionEngine {
       context: context.figures,
       result: Promise.resolve(null),
     };
-    inflight.result = this.#consume(upstream, request, ctx, inflight, state, doc.uri);
+    inflight.result = this.#consume(upstream, request, streamed, ctx, inflight, state, doc.uri);
     state.inflight = inflight;
     return inflight;
   }
@@ -418,7 +421,8 @@ export class CompletionEngine {
   /** Stream one upstream request into `inflight.raw`, cutting it once the suggestion is settled. Never rejects. */
   async #consume(
     upstream: Upstream,
-    request: CompletionRequest,
+    request: FimRequest,
+    streamed: boolean,
     ctx: PostProcessContext,
     inflight: Inflight,
     state: DocState,
@@ -429,10 +433,10 @@ export class CompletionEngine {
     const t0 = performance.now();
     const signal = inflight.controller.signal;
     try {
-      if (request.stream) {
+      if (streamed) {
         for await (const chunk of upstream.stream(request, { signal })) {
           if (chunk.usage) inflight.usage = chunk.usage;
-          const text = chunk.choices[0]?.text;
+          const text = chunk.text;
           if (!text) continue;
           inflight.raw += text;
           for (const listener of inflight.listeners) listener();
@@ -441,7 +445,7 @@ export class CompletionEngine {
       } else {
         const response = await upstream.complete(request, { signal });
         inflight.usage = response.usage;
-        inflight.raw = response.choices[0]?.text ?? "";
+        inflight.raw = response.text;
         for (const listener of inflight.listeners) listener();
       }
       health.success();
@@ -462,8 +466,9 @@ export class CompletionEngine {
     log.debug(
       `upstream ${Math.round(performance.now() - t0)} ms, ${inflight.raw.length} chars, ` +
         (usage
-          ? `prompt ${usage.prompt_tokens} tokens (${usage.prompt_cache_hit_tokens} cached)`
-          : "stream cut early"),
+          ? `prompt ${usage.prompt_tokens} tokens` +
+            (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
+          : "no usage (stream cut early, or the provider gives none)"),
     );
     if (result && !inflight.stale) {
       state.last = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
@@ -496,6 +501,15 @@ export class CompletionEngine {
     }
     return state;
   }
+}
+
+/** A context block as the provider-neutral request carries it (see FimContext in @infill/core). */
+function fimContext(block: ContextBlock): FimContext {
+  return {
+    snippets: block.snippets.map(({ path, text }) => ({ path, text })),
+    text: block.text,
+    pathLine: block.pathLine,
+  };
 }
 
 /** Does a request still wait for this upstream request? (A superseded or cancelled one no longer does.) */

@@ -1,5 +1,31 @@
 /** The kinds of upstream trouble the user is told about, each at most once until it clears. */
-export type FailureKind = "no-key" | "auth" | "balance" | "rate-limit" | "unavailable" | "rejected";
+export type FailureKind = "no-key" | "auth" | "balance" | "rate-limit" | "unavailable" | "rejected" | "model";
+
+/** Who the notices are about: the provider in use, for its name and what to tell the user to do. */
+export interface FailureSubject {
+  /** `deepseek`, `ollama`, `llamacpp`, `codestral`, `openai-compatible`, `sim`. */
+  provider: string;
+  /** How people call it: `DeepSeek`, `Ollama`, `llama.cpp`… */
+  label: string;
+  /** The model requests use, when there is one. */
+  model: string | undefined;
+  /** The environment variable the key comes from, when the provider takes one. */
+  apiKeyEnv: string | undefined;
+}
+
+/** The default subject: DeepSeek with its key variable. */
+export const DEEPSEEK: FailureSubject = {
+  provider: "deepseek",
+  label: "DeepSeek",
+  model: undefined,
+  apiKeyEnv: "DEEPSEEK_API_KEY",
+};
+
+/** What serves each local provider, for a connection that was refused. */
+const LOCAL_SERVER: Readonly<Record<string, string>> = {
+  ollama: "Is Ollama running (`ollama serve`)?",
+  llamacpp: "Is llama-server running?",
+};
 
 /** What to tell the user about a failure, and how. */
 export interface FailureNotice {
@@ -15,15 +41,22 @@ const BALANCE_RECHECK_MS = 5 * 60_000;
 
 /**
  * Tracks whether going upstream is worth it. A rejected key or model blocks until the settings change; an empty
- * balance, rate limits and outages back off exponentially (or as long as `Retry-After` says). Each kind of
- * failure is reported once; a success clears the slate so a later outage is reported again.
+ * balance, a model not pulled yet, rate limits and outages back off exponentially (or as long as `Retry-After`
+ * says). Each kind of failure is reported once; a success clears the slate so a later outage is reported again.
  */
 export class UpstreamHealth {
   #blockedUntil = 0;
   #consecutiveFailures = 0;
   readonly #told = new Set<FailureKind>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * @param now the clock, ms. Default `Date.now`.
+   * @param subject the provider in use, named in the notices. Default DeepSeek.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly subject: () => FailureSubject = () => DEEPSEEK,
+  ) {}
 
   /** True while requests should not go upstream. */
   isBlocked(): boolean {
@@ -43,7 +76,7 @@ export class UpstreamHealth {
 
   /** Record a failed upstream request; returns the notice to show if this kind was not told yet. */
   failure(error: unknown): FailureNotice | undefined {
-    const notice = describeFailure(error);
+    const notice = describeFailure(error, this.subject());
     if (!notice) return undefined;
     this.#consecutiveFailures++;
     const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (this.#consecutiveFailures - 1));
@@ -94,6 +127,7 @@ interface ErrorShape {
   message?: unknown;
   status?: unknown;
   retryAfterMs?: unknown;
+  reason?: unknown;
 }
 
 /** Errors that mean "the service is not answering properly" rather than "the request is wrong". */
@@ -104,21 +138,55 @@ function retryAfterMs(error: unknown): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 
+/** The notice for a provider that needs a key whose variable is not set. */
+export function missingKeyNotice(subject: FailureSubject): FailureNotice {
+  const variable = subject.apiKeyEnv ?? "the key's variable";
+  return {
+    kind: "no-key",
+    severity: "warning",
+    message:
+      `infill: ${variable} is not set, so there are no completions from ${subject.label}. Set it in the ` +
+      'environment that starts the editor (or set the "provider" setting to "sim" to try infill offline).',
+  };
+}
+
 /**
- * Classify an upstream error. Aborts are not failures (`undefined`). Messages never include the key: the
- * client already scrubs it from server text, and nothing here adds it.
+ * Classify an upstream error, naming the provider and saying what to do. Aborts are not failures (`undefined`).
+ * Messages never include the key: the client already scrubs it from server text, and nothing here adds it.
  */
-export function describeFailure(error: unknown): FailureNotice | undefined {
+export function describeFailure(
+  error: unknown,
+  subject: FailureSubject = DEEPSEEK,
+): FailureNotice | undefined {
   if (typeof error !== "object" || error === null) return undefined;
-  const { name, status } = error as ErrorShape;
+  const { name, status, reason } = error as ErrorShape;
   const message =
     typeof (error as ErrorShape).message === "string" ? ((error as ErrorShape).message as string) : "";
+  const { label } = subject;
+  const model = subject.model === undefined ? "the model" : `"${subject.model}"`;
+  if (reason === "model-not-found") {
+    // Ollama: the user pulls it, and completions resume by themselves; elsewhere the setting is wrong.
+    return subject.provider === "ollama"
+      ? {
+          kind: "model",
+          severity: "error",
+          message: `infill: Ollama has no model ${model} (${message}). Run \`ollama pull ${subject.model ?? "<model>"}\`; completions resume by themselves.`,
+        }
+      : {
+          kind: "rejected",
+          severity: "error",
+          message: `infill: ${label} does not know ${model} (${message}). Check the model setting.`,
+        };
+  }
+  if (reason === "fim-unsupported") {
+    return { kind: "rejected", severity: "error", message: fimUnsupported(subject, model, message) };
+  }
   if (typeof status === "number") {
     if (status === 401) {
       return {
         kind: "auth",
         severity: "error",
-        message: `infill: DeepSeek rejected the API key (${message}). Set a valid DEEPSEEK_API_KEY and restart the server.`,
+        message: `infill: ${label} rejected the API key (${message}). Set a valid ${subject.apiKeyEnv ?? "key (see the apiKeyEnv setting)"} and restart the server.`,
       };
     }
     if (status === 402) {
@@ -126,21 +194,23 @@ export function describeFailure(error: unknown): FailureNotice | undefined {
         kind: "balance",
         severity: "error",
         message:
-          "infill: the DeepSeek account has no balance left (402). Top it up at platform.deepseek.com; completions resume by themselves.",
+          subject.provider === "deepseek"
+            ? "infill: the DeepSeek account has no balance left (402). Top it up at platform.deepseek.com; completions resume by themselves."
+            : `infill: ${label} says payment is required (${message}); completions resume by themselves once it is settled.`,
       };
     }
     if (status === 429) {
       return {
         kind: "rate-limit",
         severity: "warning",
-        message: "infill: DeepSeek is rate limiting requests (429); backing off.",
+        message: `infill: ${label} is rate limiting requests (429); backing off.`,
       };
     }
     if (status === 400 || status === 404 || status === 422) {
       return {
         kind: "rejected",
         severity: "error",
-        message: `infill: DeepSeek refused the request: ${message}. Check the model and baseUrl settings.`,
+        message: `infill: ${label} refused the request: ${message}. Check the model and baseUrl settings.`,
       };
     }
   } else if (name === "ValidationError") {
@@ -154,9 +224,23 @@ export function describeFailure(error: unknown): FailureNotice | undefined {
   } else if (typeof name !== "string" || !UNAVAILABLE.has(name)) {
     return undefined;
   }
+  const start = LOCAL_SERVER[subject.provider];
+  const hint = start && /ECONNREFUSED/.test(message) ? ` ${start}` : "";
   return {
     kind: "unavailable",
     severity: "warning",
-    message: `infill: DeepSeek is unavailable (${message}); retrying with backoff.`,
+    message: `infill: ${label} is unavailable (${message}); retrying with backoff.${hint}`,
   };
+}
+
+/** What to say when the provider cannot fill in the middle with this model. */
+function fimUnsupported(subject: FailureSubject, model: string, message: string): string {
+  switch (subject.provider) {
+    case "ollama":
+      return `infill: the Ollama model ${model} cannot fill in the middle (${message}). Set the model setting to one whose template takes a suffix, e.g. qwen2.5-coder:1.5b-base.`;
+    case "llamacpp":
+      return `infill: llama.cpp's model has no fill-in-the-middle tokens (${message}). Start llama-server with a FIM-capable model, e.g. Qwen2.5-Coder.`;
+    default:
+      return `infill: ${subject.label} cannot fill in the middle with ${model} (${message}). Use a host and model that take a suffix.`;
+  }
 }

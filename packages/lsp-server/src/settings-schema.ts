@@ -3,17 +3,27 @@
 import * as z from "zod/mini";
 import { describeIssue } from "./issue-message.js";
 
-/** Where completions come from. */
-const PROVIDERS = ["deepseek", "sim"] as const;
+/** Where completions come from: `sim` (the embedded simulator) and the providers of `@infill/core`. */
+const PROVIDERS = ["deepseek", "sim", "openai-compatible", "ollama", "llamacpp", "codestral"] as const;
 
 /** Every setting and its validation; each is checked on its own so one bad value does not void the others. */
 export const FIELDS = {
-  /** `deepseek` (the API, needs `DEEPSEEK_API_KEY`) or `sim` (the embedded `@infill/sim`, no key, no network). */
+  /**
+   * `deepseek` (the API, needs `DEEPSEEK_API_KEY`), `sim` (the embedded `@infill/sim`, no key, no network),
+   * `openai-compatible`, `ollama`, `llamacpp` or `codestral` (needs `CODESTRAL_API_KEY`). Default `deepseek`.
+   */
   provider: z.enum(PROVIDERS),
-  /** Model id sent upstream. Default `INFILL_MODEL` or `deepseek-v4-flash`. */
+  /** Model id sent upstream. Default `INFILL_MODEL`, else the provider's (`deepseek-v4-flash`…). */
   model: z.string().check(z.minLength(1)),
-  /** API base URL. Default `INFILL_BASE_URL` or `https://api.deepseek.com/beta`. */
+  /** API base URL. Default `INFILL_BASE_URL`, else the provider's (`https://api.deepseek.com/beta`…). */
   baseUrl: z.url(),
+  /**
+   * The name of the environment variable that holds the key (a name, never the key: keys stay out of settings
+   * files). Default: the provider's (`DEEPSEEK_API_KEY`, `CODESTRAL_API_KEY`; none for the others).
+   */
+  apiKeyEnv: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable's name")),
+  /** Allow plain http to a host other than this machine (a LAN Ollama, say). Default false. */
+  allowInsecureHttp: z.boolean(),
   /** Upper bound of generated tokens per request (FIM allows at most 4096). Default 256. */
   maxTokens: z.int().check(z.gte(1), z.lte(4096)),
   /** Sampling temperature, 0..2. Default 0 (DeepSeek recommends 0 for code). */

@@ -5,13 +5,18 @@ export type { SettingsLayer } from "./settings-schema.js";
 
 // Types come from the schemas (settings-schema.ts); this module holds what is needed before they are loaded.
 
-/** The effective settings: every field present (`baseUrl` undefined means the client's default). */
+/**
+ * The effective settings: every field present (`model`, `baseUrl`, `apiKeyEnv` undefined mean the provider's
+ * default).
+ */
 export type Settings = {
-  [K in Exclude<keyof typeof FIELDS, "baseUrl" | "context">]: z.infer<(typeof FIELDS)[K]>;
-} & {
-  baseUrl: string | undefined;
+  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context">]: z.infer<(typeof FIELDS)[K]>;
+} & { [K in ProviderDefaulted]: string | undefined } & {
   context: ContextSettings;
 };
+
+/** Settings whose default depends on the provider. */
+type ProviderDefaulted = "model" | "baseUrl" | "apiKeyEnv";
 
 /** Repository context settings, every key present (see `FIELDS.context`). */
 export type ContextSettings = {
@@ -24,8 +29,10 @@ export type LogLevel = Settings["logLevel"];
 export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
   return {
     provider: "deepseek",
-    model: env.INFILL_MODEL || "deepseek-v4-flash",
+    model: env.INFILL_MODEL || undefined,
     baseUrl: env.INFILL_BASE_URL || undefined,
+    apiKeyEnv: undefined,
+    allowInsecureHttp: false,
     maxTokens: 256,
     temperature: 0,
     debounceMs: 100,

@@ -1,8 +1,21 @@
-import type { FimClientOptions } from "@infill/core";
+import type { FimRequest, ProviderClientOptions } from "@infill/core";
 import type { Upstream } from "./engine.js";
+
+/** Where an upstream sends its requests, once its client exists: for `:checkhealth` and the probe. */
+export interface UpstreamTarget {
+  /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
+  baseURL: string;
+  /** The model requests use (the setting, else the provider's default); undefined for llama.cpp's own. */
+  model: string | undefined;
+}
 
 /** An upstream that may own resources to release. */
 export interface ClosableUpstream extends Upstream {
+  /**
+   * Creates the client if needed and says where it sends requests.
+   * @throws what the client's constructor throws for a configuration it refuses (ValidationError).
+   */
+  target(): Promise<UpstreamTarget>;
   close(): Promise<void>;
 }
 
@@ -16,9 +29,12 @@ export function preloadClient(): void {
   void loadCore();
 }
 
+/** A client as the server uses it: the engine's two calls and where they go. */
+interface Client extends Upstream, UpstreamTarget {}
+
 /** An upstream whose client is created (and loaded) on first use. */
-function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Promise<void>): ClosableUpstream {
-  let client: Promise<Upstream> | undefined;
+function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<void>): ClosableUpstream {
+  let client: Promise<Client> | undefined;
   const ready = () => {
     // A creation that failed (e.g. the client refused its options) is not kept: the next call tries again.
     client ??= create().catch((error: unknown) => {
@@ -28,11 +44,15 @@ function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Prom
     return client;
   };
   return {
-    async *stream(request, options) {
+    async *stream(request: FimRequest, options) {
       yield* (await ready()).stream(request, options);
     },
-    async complete(request, options) {
+    async complete(request: FimRequest, options) {
       return (await ready()).complete(request, options);
+    },
+    async target() {
+      const { baseURL, model } = await ready();
+      return { baseURL, model };
     },
     async close() {
       const created = await client?.catch(() => undefined);
@@ -41,23 +61,23 @@ function lazy(create: () => Promise<Upstream>, close: (client: Upstream) => Prom
   };
 }
 
-/** DeepSeek (or any server that speaks `/beta/completions`) through `FimClient`. */
-export function apiUpstream(options: FimClientOptions): ClosableUpstream {
+/** A provider (DeepSeek, Ollama, llama.cpp, Codestral, an OpenAI-compatible host) through `ProviderClient`. */
+export function providerUpstream(options: ProviderClientOptions): ClosableUpstream {
   return lazy(
-    async () => new (await loadCore()).FimClient(options),
+    async () => new (await loadCore()).ProviderClient(options),
     async () => {},
   );
 }
 
 /** An in-process `@infill/sim` on a loopback port, talked to through the same client: no key, no network. */
 export function simUpstream(timeoutMs: number): ClosableUpstream {
-  const sims = new WeakMap<Upstream, { close(): Promise<void> }>();
+  const sims = new WeakMap<Client, { close(): Promise<void> }>();
   return lazy(
     async () => {
-      const [{ startSim }, { FimClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
+      const [{ startSim }, { ProviderClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
       const sim = await startSim({ keepRequests: 0 });
       // No key: the sim needs none, and the real one must not be sent to it.
-      const client = new FimClient({ baseURL: sim.url, apiKey: "", timeoutMs });
+      const client = new ProviderClient({ provider: "deepseek", baseURL: sim.url, apiKey: "", timeoutMs });
       sims.set(client, sim);
       return client;
     },

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type DialectName, startSim } from "@infill/sim";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FIELDS } from "../src/settings-schema.js";
 
@@ -148,5 +149,51 @@ describe("infill-lsp over stdio", () => {
     const { code, out } = await runBin(["--version"]);
     expect(code).toBe(0);
     expect(out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe("one LSP round trip per provider through the built server", () => {
+  it.each<[string, DialectName, Record<string, unknown>, Record<string, string>]>([
+    ["deepseek", "deepseek", {}, { DEEPSEEK_API_KEY: "sk-bin-0123456789" }],
+    ["openai-compatible", "openai-compatible", { model: "Qwen/Qwen2.5-Coder-7B" }, {}],
+    ["ollama", "ollama", {}, {}],
+    ["llamacpp", "llamacpp", {}, {}],
+    ["codestral", "codestral", {}, { CODESTRAL_API_KEY: "csk-bin-0123456789" }],
+  ])("%s", async (provider, dialect, settings, env) => {
+    const key = env.DEEPSEEK_API_KEY ?? env.CODESTRAL_API_KEY;
+    const sim = await startSim({ dialect, ...(key ? { apiKey: key } : {}) });
+    try {
+      client = new RawClient({ INFILL_BASE_URL: sim.url, ...env });
+      client.send({
+        id: 1,
+        method: "initialize",
+        params: {
+          processId: null,
+          rootUri: null,
+          capabilities: {},
+          initializationOptions: { provider, debounceMs: 0, ...settings },
+        },
+      });
+      await client.response(1);
+      client.send({ method: "initialized", params: {} });
+      const uri = `file:///${provider}.ts`;
+      const text =
+        "function add(a: number, b: number) {\n  return a + b;\n}\nfunction sub(a: number, b: number) {\n  \n}\n";
+      client.send({
+        method: "textDocument/didOpen",
+        params: { textDocument: { uri, languageId: "typescript", version: 1, text } },
+      });
+      client.send({
+        id: 2,
+        method: "textDocument/inlineCompletion",
+        params: { textDocument: { uri }, position: { line: 4, character: 2 }, context: { triggerKind: 1 } },
+      });
+      const answer = (await client.response(2, 10_000)).result as { items: Array<{ insertText: string }> };
+      expect(answer.items[0]?.insertText).toBe("return a + b;");
+      expect(sim.requests).toHaveLength(1);
+      expect(sim.requests[0]?.status).toBe(200);
+    } finally {
+      await sim.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Position } from "vscode-languageserver-protocol";
-import { CURSOR, type Session, sessions } from "./session.js";
+import { CURSOR, type Session, type SessionOptions, sessions } from "./session.js";
 
 const start = sessions();
 let root: string;
@@ -59,11 +59,16 @@ afterEach(() => {
   rmSync(outside, { recursive: true, force: true });
 });
 
-async function workspaceSession(init: Record<string, unknown> = {}, capabilities = {}): Promise<Session> {
+async function workspaceSession(
+  init: Record<string, unknown> = {},
+  capabilities = {},
+  sim: SessionOptions["sim"] = {},
+): Promise<Session> {
   return start({
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "shop" }],
     initializationOptions: { debounceMs: 0, ...init },
     capabilities,
+    sim,
   });
 }
 
@@ -410,5 +415,42 @@ describe("similar code from open tabs", () => {
     const prompt = lastPrompt(s);
     expect(prompt).toMatch(/^\/\/ src\/shipping\.ts\n/);
     expect(prompt).toContain("return order.weight * zone.ratePerKilo + zone.baseFee;");
+  });
+});
+
+describe("repository context, each provider its way", () => {
+  it("llama.cpp: the snippets as input_extra chunks, only the path line before the file's own text", async () => {
+    const s = await workspaceSession({ provider: "llamacpp" }, {}, { dialect: "llamacpp" });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    const body = s.sim.requests.at(-1)!.body as {
+      input_prefix: string;
+      input_extra: Array<{ filename: string; text: string }>;
+    };
+    expect(body.input_prefix).toBe(`// src/cart.ts\n${CART_TS.slice(0, CART_TS.indexOf(CURSOR))}`);
+    // One chunk per file, however many of its declarations were chosen.
+    expect(body.input_extra.map((chunk) => chunk.filename)).toEqual(["src/item.ts"]);
+    expect(body.input_extra[0]?.text).toContain(
+      'export function formatPrice(cents: number, currency = "USD"): string {',
+    );
+    // The path comments are the server's to lay out (with the model's file-separator tokens), not in the text.
+    expect(body.input_extra[0]?.text).not.toContain("// src/item.ts");
+  });
+
+  it.each([
+    ["ollama", "ollama"],
+    ["codestral", "codestral"],
+  ] as const)("%s: the block before the prompt, as for DeepSeek", async (provider, dialect) => {
+    const s = await start({
+      workspaceFolders: [{ uri: pathToFileURL(root).href, name: "shop" }],
+      initializationOptions: { debounceMs: 0, provider },
+      sim: { dialect },
+      env: { CODESTRAL_API_KEY: "csk-ctx" },
+    });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    await s.inline(uri("src/cart.ts"), at);
+    const [block, file] = lastPrompt(s).split("// src/cart.ts\n");
+    expect(block).toMatch(/^\/\/ src\/item\.ts\n/);
+    expect(file).toBe(CART_TS.slice(0, CART_TS.indexOf(CURSOR)));
   });
 });

@@ -1,4 +1,4 @@
-import type { CompletionChunk, CompletionRequest } from "@infill/core";
+import type { FimChunk, FimRequest } from "@infill/core";
 import { describe, expect, it } from "vitest";
 import { Documents } from "../src/documents.js";
 import { CompletionEngine, type Upstream } from "../src/engine.js";
@@ -9,7 +9,7 @@ const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
 /** An upstream that streams `text` in pieces and counts how many it had to produce. */
 function scripted(pieces: string[]) {
-  const seen = { requests: [] as CompletionRequest[], produced: 0, aborted: false };
+  const seen = { requests: [] as FimRequest[], produced: 0, aborted: false };
   const upstream: Upstream = {
     complete() {
       throw new Error("the engine streams blocks");
@@ -28,14 +28,8 @@ function scripted(pieces: string[]) {
   return { upstream, seen };
 }
 
-function chunk(text: string): CompletionChunk {
-  return {
-    id: "x",
-    object: "text_completion",
-    created: 0,
-    model: "m",
-    choices: [{ index: 0, text, finish_reason: null, logprobs: null }],
-  } as CompletionChunk;
+function chunk(text: string): FimChunk {
+  return { text, finish_reason: null, usage: undefined, raw: {} };
 }
 
 function setup(upstream: Upstream) {

@@ -34,7 +34,11 @@ describe("parseLayer", () => {
   });
 
   it.each([
-    [{ provider: "openai" }, 'provider: expected one of "deepseek", "sim"'],
+    [
+      { provider: "openai" },
+      'provider: expected one of "deepseek", "sim", "openai-compatible", "ollama", "llamacpp", "codestral"',
+    ],
+    [{ apiKeyEnv: "sk-0123" }, "apiKeyEnv: must be an environment variable's name"],
     [{ lineMode: "block" }, 'lineMode: expected one of "auto", "single-line", "multi-line"'],
     [{ maxTokens: 0 }, "maxTokens: must be at least 1"],
     [{ maxTokens: 9000 }, "maxTokens: must be at most 4096"],

@@ -204,6 +204,15 @@ function M.capture_notify()
 end
 
 --- Stop every LSP client and wait for them to exit.
+--- Run `:checkhealth infill` and return its report as text (the report's buffer is wiped).
+---@return string
+function M.checkhealth()
+  vim.cmd("checkhealth infill")
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  vim.cmd("bwipeout!")
+  return text
+end
+
 function M.stop_clients()
   local clients = vim.lsp.get_clients()
   for _, client in ipairs(clients) do

@@ -51,6 +51,8 @@ interface RunResult {
 
 let binDir = "";
 let sim: Sim | undefined;
+/** An Ollama look-alike, for the specs that use another provider. */
+let ollama: Sim | undefined;
 let scratch = "";
 
 beforeAll(async () => {
@@ -61,11 +63,13 @@ beforeAll(async () => {
   });
   binDir = stdout.trim().split("\n").pop() ?? "";
   sim = await startSim();
+  ollama = await startSim({ dialect: "ollama" });
   scratch = mkdtempSync(join(tmpdir(), "infill-nvim-"));
 }, 15 * 60_000);
 
 afterAll(async () => {
   await sim?.close();
+  await ollama?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -116,6 +120,7 @@ async function runSpec(
     INFILL_TEST_SPEC: spec,
     INFILL_TEST_RESULTS: resultsFile,
     INFILL_BASE_URL: sim?.url,
+    INFILL_TEST_OLLAMA_URL: ollama?.url,
     INFILL_TEST_FILTER: filter,
     ...(WITHOUT_KEY.has(spec) ? {} : { DEEPSEEK_API_KEY: "sk-test" }),
     ...extraEnv,

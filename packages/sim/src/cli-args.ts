@@ -1,21 +1,25 @@
 import { parseArgs } from "node:util";
+import { DIALECTS, type DialectName } from "./dialects/dialect.js";
 import { parseFaults } from "./faults.js";
 import type { SimOptions } from "./server.js";
 
 /** `infill-sim --help`. */
 export const USAGE = `Usage: infill-sim [options]
 
-A local server that behaves like DeepSeek's POST /beta/completions (FIM, beta).
-Prints its base URL (http://HOST:PORT/beta) and runs until SIGINT or SIGTERM.
+A local server that behaves like DeepSeek's POST /beta/completions (FIM, beta), or another
+provider's FIM endpoint. Prints its base URL (http://HOST:PORT/beta for DeepSeek) and runs until
+SIGINT or SIGTERM.
 
 Options:
+  --dialect NAME     deepseek (default), openai-compatible, ollama, llamacpp or codestral
+  --no-fim           the model cannot fill in the middle (llama.cpp 501, Ollama "does not support insert")
   --port N           port to listen on (default 0: a free port)
   --host H           interface to listen on (default 127.0.0.1)
   --key K            accept only this API key (default: any key or none)
   --latency-ms N     milliseconds before the first content byte (default 0)
   --token-ms N       milliseconds per generated token (default 0)
   --keep-alive       send keep-alive lines while waiting --latency-ms
-  --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3
+  --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3,stream-error
   -h, --help         show this help
   -v, --version      show the version
 `;
@@ -49,6 +53,8 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
       strict: true,
       allowPositionals: false,
       options: {
+        dialect: { type: "string" },
+        "no-fim": { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
         key: { type: "string" },
@@ -63,6 +69,13 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
     if (values.help === true) return { kind: "help" };
     if (values.version === true) return { kind: "version" };
     const options: SimOptions = {};
+    if (values.dialect !== undefined) {
+      if (!(DIALECTS as readonly string[]).includes(values.dialect)) {
+        throw new Error(`--dialect expects one of ${DIALECTS.join(", ")}, got "${values.dialect}"`);
+      }
+      options.dialect = values.dialect as DialectName;
+    }
+    if (values["no-fim"] === true) options.fim = false;
     if (values.port !== undefined) options.port = wholeNumber("port", values.port, 65535);
     if (values.host !== undefined) options.host = values.host;
     if (values.key !== undefined) options.apiKey = values.key;

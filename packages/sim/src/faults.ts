@@ -14,19 +14,25 @@ export type Fault =
    * the empty first chunk and one token), without `data: [DONE]`. Non-streaming: after half of
    * the JSON body (the `content-length` header announces all of it).
    */
-  | { type: "cut"; afterChunks?: number; times?: number };
+  | { type: "cut"; afterChunks?: number; times?: number }
+  /**
+   * Fail after the response started. Streaming: after `afterChunks` events (default 2), the provider's in-stream
+   * error (`data: {"error":…}`, Ollama's `{"error":…}` line), then the response ends. Non-streaming: the
+   * provider's error body under status 200.
+   */
+  | { type: "stream-error"; afterChunks?: number; times?: number };
 
 /** `data:` chunks a `cut` fault lets through when it does not say. */
 export const DEFAULT_CUT_AFTER_CHUNKS = 2;
 
-const ITEM = /^(\d{3}|reset|garbage|cut)(?:x(\d+))?(?::(.*))?$/;
+const ITEM = /^(\d{3}|reset|garbage|cut|stream-error)(?:x(\d+))?(?::(.*))?$/;
 
 /**
  * Parses the CLI's fault list: comma-separated items `NAME[xTIMES][:OPTION]`, where NAME is an
- * HTTP status (400–599), `reset`, `garbage` or `cut`; the OPTION of a status is
- * `retry-after=VALUE`, the OPTION of `cut` is the number of chunks.
+ * HTTP status (400–599), `reset`, `garbage`, `cut` or `stream-error`; the OPTION of a status is
+ * `retry-after=VALUE`, the OPTION of `cut` and `stream-error` is the number of chunks.
  *
- * @example parseFaults("503x2,429:retry-after=1,reset,garbage,cut:3")
+ * @example parseFaults("503x2,429:retry-after=1,reset,garbage,cut:3,stream-error:1")
  * @throws Error naming the item it could not read
  */
 export function parseFaults(spec: string): Fault[] {
@@ -35,7 +41,9 @@ export function parseFaults(spec: string): Fault[] {
     const item = raw.trim();
     if (item === "") continue;
     const match = ITEM.exec(item);
-    if (match === null) throw new Error(`invalid fault "${item}": expected STATUS, reset, garbage or cut`);
+    if (match === null) {
+      throw new Error(`invalid fault "${item}": expected STATUS, reset, garbage, cut or stream-error`);
+    }
     const [, name = "", timesText, option] = match;
     const times = timesText === undefined ? undefined : Number(timesText);
     if (times !== undefined && times < 1)
@@ -52,14 +60,14 @@ export function parseFaults(spec: string): Fault[] {
       if (retry === null)
         throw new Error(`invalid fault "${item}": the option of a status is retry-after=VALUE`);
       faults.push({ type: "status", status, retryAfter: retry[1]!, ...repeat });
-    } else if (name === "cut") {
+    } else if (name === "cut" || name === "stream-error") {
       if (option === undefined) {
-        faults.push({ type: "cut", ...repeat });
+        faults.push({ type: name, ...repeat });
         continue;
       }
       if (!/^\d+$/.test(option))
-        throw new Error(`invalid fault "${item}": the option of cut is a chunk count`);
-      faults.push({ type: "cut", afterChunks: Number(option), ...repeat });
+        throw new Error(`invalid fault "${item}": the option of ${name} is a chunk count`);
+      faults.push({ type: name, afterChunks: Number(option), ...repeat });
     } else {
       if (option !== undefined) throw new Error(`invalid fault "${item}": ${name} takes no option`);
       faults.push(name === "reset" ? { type: "reset", ...repeat } : { type: "garbage", ...repeat });
@@ -72,7 +80,7 @@ export function parseFaults(spec: string): Fault[] {
 export function checkFault(fault: Fault): void {
   const count = (value: number | undefined, min: number): boolean =>
     value === undefined || (Number.isInteger(value) && value >= min);
-  if (!["status", "reset", "garbage", "cut"].includes(fault.type)) {
+  if (!["status", "reset", "garbage", "cut", "stream-error"].includes(fault.type)) {
     throw new TypeError(`unknown fault type ${JSON.stringify((fault as { type: unknown }).type)}`);
   }
   if (!count(fault.times, 1)) throw new TypeError(`fault times must be an integer ≥ 1, got ${fault.times}`);
@@ -82,7 +90,7 @@ export function checkFault(fault: Fault): void {
   ) {
     throw new TypeError(`fault status must be an integer in 400–599, got ${fault.status}`);
   }
-  if (fault.type === "cut" && !count(fault.afterChunks, 0)) {
+  if ((fault.type === "cut" || fault.type === "stream-error") && !count(fault.afterChunks, 0)) {
     throw new TypeError(`fault afterChunks must be an integer ≥ 0, got ${fault.afterChunks}`);
   }
 }

@@ -1,4 +1,5 @@
-import type { FinishReason, Generation } from "./generate.js";
+import type { Answer } from "./dialects/dialect.js";
+import type { FinishReason } from "./generate.js";
 import { type Logprobs, tokenLogprobs } from "./logprobs.js";
 
 /** `system_fingerprint` of every simulated response. */
@@ -46,20 +47,6 @@ export interface TextCompletion {
   usage?: Usage | null;
 }
 
-/** Everything a response is made of. */
-export interface Answer {
-  id: string;
-  /** Unix time, seconds. */
-  created: number;
-  model: string;
-  prompt: string;
-  echo: boolean;
-  /** The request's `logprobs`, or null when it did not ask. */
-  logprobs: number | null;
-  generation: Generation;
-  usage: Usage;
-}
-
 /** The `usage` object for a request. */
 export function usageOf(promptTokens: number, cacheHitTokens: number, completionTokens: number): Usage {
   return {
@@ -95,8 +82,12 @@ export function completionBody(answer: Answer): TextCompletion {
         finish_reason: answer.generation.finishReason,
       },
     ],
-    usage: answer.usage,
+    usage: usageOfAnswer(answer),
   };
+}
+
+function usageOfAnswer(answer: Answer): Usage {
+  return usageOf(answer.promptTokens, answer.cacheHitTokens ?? 0, answer.generation.tokens.length);
 }
 
 /**
@@ -154,6 +145,6 @@ export function streamEvents(answer: Answer, includeUsage: boolean): string[] {
       ]),
     );
   });
-  if (includeUsage) events.push(event([], answer.usage));
+  if (includeUsage) events.push(event([], usageOfAnswer(answer)));
   return events;
 }

@@ -1,16 +1,33 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { apiErrorBody, maskKey } from "./api-error.js";
+import {
+  type Answer,
+  DIALECTS,
+  type Dialect,
+  type DialectName,
+  type SimCompletionRequest,
+} from "./dialects/dialect.js";
+import { DIALECT_BY_NAME } from "./dialects/registry.js";
 import { DEFAULT_CUT_AFTER_CHUNKS, type Fault, FaultQueue } from "./faults.js";
 import { generate } from "./generate.js";
 import { PrefixCache, unitKeys } from "./prefix-cache.js";
-import { type Answer, completionBody, streamEvents, usageOf } from "./response.js";
+import { SlotCache } from "./slot-cache.js";
 import { TokenCache } from "./token-cache.js";
-import { type CompletionRequest, MAX_TOKENS_LIMIT, validateRequest } from "./validate.js";
 
 /** How to start a simulator. */
 export interface SimOptions {
+  /**
+   * Which provider's wire format to speak (see README): `deepseek` (default, `POST /beta/completions`),
+   * `openai-compatible` (`POST /v1/completions`), `ollama` (`POST /api/generate`), `llamacpp` (`POST /infill`),
+   * `codestral` (`POST /v1/fim/completions`).
+   */
+  dialect?: DialectName;
+  /**
+   * Whether the served model can fill in the middle. Default true. False: llama.cpp answers 501, Ollama "does not
+   * support insert" for any suffix, an OpenAI-compatible host refuses `suffix` as vLLM does.
+   */
+  fim?: boolean;
   /** TCP port to listen on. Default 0: a free port chosen by the OS (read it from {@link Sim.url}). */
   port?: number;
   /** Interface to listen on. Default `"127.0.0.1"`. */
@@ -46,7 +63,7 @@ export interface SimOptions {
   keepRequests?: number;
 }
 
-/** One request the simulator received on `/beta/completions`, as it saw and answered it. */
+/** One request the simulator received on its completion endpoint, as it saw and answered it. */
 export interface SimRequest {
   /** The parsed JSON body; `undefined` when it did not parse (or has not been read yet). */
   body: unknown;
@@ -62,9 +79,14 @@ export interface SimRequest {
 
 /** A running simulator. */
 export interface Sim {
-  /** The base URL a client uses, DeepSeek style: `http://127.0.0.1:PORT/beta`. */
+  /**
+   * The base URL a client of the dialect's provider uses: `http://127.0.0.1:PORT/beta` (DeepSeek),
+   * `…/v1` (OpenAI-compatible, Codestral), `http://127.0.0.1:PORT` (Ollama, llama.cpp).
+   */
   url: string;
-  /** Every request to `/beta/completions`, in arrival order. */
+  /** The dialect it speaks. */
+  dialect: DialectName;
+  /** Every request to the completion endpoint, in arrival order. */
   requests: SimRequest[];
   /** Queues more faults, after those already queued. Throws a TypeError for a malformed fault. */
   inject(...faults: Fault[]): void;
@@ -74,8 +96,6 @@ export interface Sim {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const JSON_TYPE = "application/json";
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
-const DONE = "data: [DONE]\n\n";
 // What a proxy in front of an overloaded service answers: status 200 as promised, not JSON.
 const GARBAGE =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n";
@@ -176,8 +196,12 @@ class Exchange {
 class Simulator {
   readonly requests: SimRequest[] = [];
   readonly faults = new FaultQueue();
+  readonly dialect: Dialect;
+  readonly #route: string;
+  readonly #fim: boolean;
   readonly #active = new Set<Exchange>();
   readonly #cache = new PrefixCache();
+  readonly #slot = new SlotCache();
   readonly #tokens = new TokenCache();
   readonly #apiKey: string | undefined;
   readonly #latencyMs: number;
@@ -187,6 +211,13 @@ class Simulator {
   readonly #keepRequests: number;
 
   constructor(options: SimOptions) {
+    const name = options.dialect ?? "deepseek";
+    if (!(DIALECTS as readonly string[]).includes(name)) {
+      throw new RangeError(`dialect must be one of ${DIALECTS.join(", ")}, got ${String(name)}`);
+    }
+    this.dialect = DIALECT_BY_NAME[name];
+    this.#route = this.dialect.basePath + this.dialect.endpoint;
+    this.#fim = options.fim ?? true;
     this.#apiKey = options.apiKey;
     this.#latencyMs = milliseconds("latencyMs", options.latencyMs, 0);
     this.#tokenMs = milliseconds("tokenMs", options.tokenMs, 0);
@@ -202,17 +233,18 @@ class Simulator {
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     res.on("error", noop);
     req.on("error", noop);
-    res.setHeader("x-ds-trace-id", randomUUID());
+    const dialect = this.dialect;
+    res.setHeader(dialect.requestIdHeader, randomUUID());
     const path = (req.url ?? "/").split("?", 1)[0];
-    if (path !== "/beta/completions") {
+    if (path !== this.#route) {
       req.resume();
-      sendJson(res, 404, apiErrorBody(404, `Not Found: no route for ${req.method} ${path}`));
+      sendJson(res, 404, dialect.errorBody(404, `Not Found: no route for ${req.method} ${path}`));
       return;
     }
     if (req.method !== "POST") {
       req.resume();
       res.setHeader("allow", "POST");
-      sendJson(res, 405, apiErrorBody(405, `Method Not Allowed: ${path} accepts POST only`));
+      sendJson(res, 405, dialect.errorBody(405, `Method Not Allowed: ${path} accepts POST only`));
       return;
     }
     const exchange = new Exchange(req, res);
@@ -235,13 +267,13 @@ class Simulator {
       if (exchange.done) return;
       if (size > MAX_BODY_BYTES) {
         res.setHeader("connection", "close");
-        this.#json(exchange, 413, apiErrorBody(413, "Request body too large"));
+        this.#json(exchange, 413, dialect.errorBody(413, "Request body too large"));
         return;
       }
       this.#answer(exchange, Buffer.concat(chunks, size).toString("utf8")).catch((error: unknown) => {
         // A bug in the simulator must not take the test run down with it; answer 500 when still possible.
         if (!exchange.res.headersSent && !exchange.done) {
-          this.#json(exchange, 500, apiErrorBody(500, `Server Error: ${String(error)}`));
+          this.#json(exchange, 500, dialect.errorBody(500, `Server Error: ${String(error)}`));
         } else {
           exchange.dropConnection();
         }
@@ -250,6 +282,7 @@ class Simulator {
   };
 
   async #answer(exchange: Exchange, raw: string): Promise<void> {
+    const dialect = this.dialect;
     let parsed = true;
     try {
       exchange.record.body = JSON.parse(raw);
@@ -265,7 +298,7 @@ class Simulator {
     }
     if (fault?.type === "status") {
       if (fault.retryAfter !== undefined) exchange.res.setHeader("retry-after", fault.retryAfter);
-      this.#json(exchange, fault.status, apiErrorBody(fault.status));
+      this.#json(exchange, fault.status, dialect.errorBody(fault.status));
       return;
     }
     if (fault?.type === "garbage") {
@@ -274,54 +307,59 @@ class Simulator {
       return;
     }
     const cut = fault?.type === "cut" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
+    const streamError =
+      fault?.type === "stream-error" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
 
     const authorization = exchange.req.headers.authorization;
     const key = authorization === undefined ? undefined : /^Bearer (.+)$/.exec(authorization)?.[1];
     if (this.#apiKey !== undefined && key !== this.#apiKey) {
-      const message =
-        key === undefined
-          ? "Authentication Fails (auth header format should be Bearer sk-...)"
-          : `Authentication Fails, Your api key: ${maskKey(key)} is invalid`;
-      this.#json(exchange, 401, apiErrorBody(401, message), cut);
+      this.#json(exchange, 401, dialect.unauthorized(key), cut);
       return;
     }
     if (!parsed) {
-      this.#json(exchange, 400, apiErrorBody(400, "Failed to parse the request body as JSON"), cut);
+      const { status, body } = dialect.invalidJson();
+      this.#json(exchange, status, body, cut);
       return;
     }
-    const validation = validateRequest(exchange.record.body);
-    if (!validation.ok) {
-      this.#json(exchange, validation.status, apiErrorBody(validation.status, validation.message), cut);
+    const request = dialect.parse(exchange.record.body, this.#fim);
+    if (!request.ok) {
+      this.#json(exchange, request.status, request.body, cut);
       return;
     }
-    const request = validation.request;
-    const answer = this.#complete(request, key ?? "");
-    if (request.stream === true) {
-      await this.#stream(exchange, answer, request.stream_options?.include_usage === true, cut);
+    const answer = this.#complete(request.request, key ?? "");
+    if (request.request.stream) {
+      await this.#stream(exchange, answer, cut, streamError);
+    } else if (streamError !== undefined) {
+      // Not streaming: the error body comes under a 200, as a proxy or a provider that failed late sends it.
+      this.#json(exchange, 200, dialect.errorBody(500));
     } else {
       await this.#respond(exchange, answer, cut);
     }
   }
 
-  #complete(request: CompletionRequest, namespace: string): Answer {
-    const suffix = request.suffix ?? "";
+  #complete(request: SimCompletionRequest, namespace: string): Answer {
+    const suffix = request.suffix;
     const promptTokens = this.#tokens.tokens(request.prompt);
     // The FIM template has a hole marker between prompt and suffix; a request without a suffix is a plain completion.
     const suffixTokens = suffix === "" ? undefined : this.#tokens.tokens(suffix);
     const promptTokenCount = promptTokens.length + (suffixTokens === undefined ? 0 : suffixTokens.length + 1);
-    const hit = this.#cache.account(
-      unitKeys(
-        namespace,
-        { text: request.prompt, tokens: promptTokens },
-        suffixTokens === undefined ? undefined : { text: suffix, tokens: suffixTokens },
-      ),
-    );
-    const stop = request.stop;
+    let hit: number | undefined;
+    if (this.dialect.cache === "units") {
+      hit = this.#cache.account(
+        unitKeys(
+          namespace,
+          { text: request.prompt, tokens: promptTokens },
+          suffixTokens === undefined ? undefined : { text: suffix, tokens: suffixTokens },
+        ),
+      );
+    } else if (this.dialect.cache === "slot") {
+      hit = this.#slot.reuse(promptTokens, suffixTokens ?? []);
+    }
     const generation = generate({
       prompt: request.prompt,
       suffix,
-      maxTokens: request.max_tokens ?? MAX_TOKENS_LIMIT,
-      stop: typeof stop === "string" ? [stop] : (stop ?? []),
+      maxTokens: request.maxTokens,
+      stop: request.stop,
       promptTokens,
     });
     return {
@@ -329,10 +367,12 @@ class Simulator {
       created: Math.floor(Date.now() / 1000),
       model: request.model,
       prompt: request.prompt,
-      echo: request.echo === true,
-      logprobs: request.logprobs ?? null,
+      echo: request.echo,
+      logprobs: request.logprobs,
       generation,
-      usage: usageOf(promptTokenCount, hit, generation.tokens.length),
+      promptTokens: promptTokenCount,
+      cacheHitTokens: hit,
+      includeUsage: request.includeUsage,
     };
   }
 
@@ -343,11 +383,11 @@ class Simulator {
   async #latency(
     exchange: Exchange,
     status: number,
-    headers: Record<string, string>,
-    line: string,
+    headers: Readonly<Record<string, string>>,
+    line: string | undefined,
   ): Promise<boolean> {
     if (this.#latencyMs <= 0) return !exchange.done;
-    if (!this.#keepAlive) return exchange.wait(this.#latencyMs);
+    if (!this.#keepAlive || line === undefined) return exchange.wait(this.#latencyMs);
     exchange.writeHead(status, headers);
     exchange.res.write(line);
     const stop = exchange.every(this.#keepAliveIntervalMs, () => exchange.res.write(line));
@@ -357,8 +397,9 @@ class Simulator {
   }
 
   async #respond(exchange: Exchange, answer: Answer, cut: number | undefined): Promise<void> {
-    const body = JSON.stringify(completionBody(answer));
-    if (!(await this.#latency(exchange, 200, { "content-type": JSON_TYPE }, "\n"))) return;
+    const body = JSON.stringify(this.dialect.body(answer));
+    const json = { "content-type": JSON_TYPE };
+    if (!(await this.#latency(exchange, 200, json, this.dialect.keepAlive?.json))) return;
     if (!(await exchange.wait(this.#tokenMs * answer.generation.tokens.length))) return;
     if (!exchange.res.headersSent) {
       exchange.writeHead(200, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
@@ -374,32 +415,38 @@ class Simulator {
   async #stream(
     exchange: Exchange,
     answer: Answer,
-    includeUsage: boolean,
     cut: number | undefined,
+    streamError: number | undefined,
   ): Promise<void> {
-    const events = streamEvents(answer, includeUsage);
-    if (!(await this.#latency(exchange, 200, SSE_HEADERS, ": keep-alive\n\n"))) return;
-    if (!exchange.res.headersSent) exchange.writeHead(200, SSE_HEADERS);
-    const sent = cut === undefined ? events.length : Math.min(cut, events.length);
+    const dialect = this.dialect;
+    const { events, trailing } = dialect.events(answer);
+    const headers = dialect.streamHeaders;
+    if (!(await this.#latency(exchange, 200, headers, dialect.keepAlive?.stream))) return;
+    if (!exchange.res.headersSent) exchange.writeHead(200, headers);
+    const stopAt = cut ?? streamError;
+    const sent = stopAt === undefined ? events.length : Math.min(stopAt, events.length);
+    // What ends the stream: the dialect's end, its in-stream error, or (cut) nothing at all.
+    const end =
+      cut !== undefined ? undefined : streamError !== undefined ? dialect.streamError() : dialect.streamEnd;
     // A cut before the first chunk still answers with the status line and headers.
     if (sent === 0) exchange.res.flushHeaders();
     if (this.#tokenMs <= 0) {
       // One write for the whole stream: the chunks are the same, the syscalls far fewer.
       const text = events.slice(0, sent).join("");
-      if (cut === undefined) {
-        exchange.res.end(text + DONE);
+      if (end !== undefined) {
+        exchange.res.end(text + end);
       } else {
         if (text !== "") exchange.res.write(text);
         exchange.dropConnection();
       }
       return;
     }
-    const usageEvent = includeUsage ? events.length - 1 : -1;
+    const firstTrailing = events.length - trailing;
     for (let i = 0; i < sent; i++) {
-      if (i > 0 && i !== usageEvent && !(await exchange.wait(this.#tokenMs))) return;
+      if (i > 0 && i < firstTrailing && !(await exchange.wait(this.#tokenMs))) return;
       exchange.res.write(events[i]!);
     }
-    if (cut === undefined) exchange.res.end(DONE);
+    if (end !== undefined) exchange.res.end(end);
     else exchange.dropConnection();
   }
 
@@ -425,9 +472,9 @@ class Simulator {
   }
 }
 
-/** The base URL clients use for a server listening on `host`:`port`. */
-export function baseUrl(host: string, port: number): string {
-  return `http://${host.includes(":") ? `[${host}]` : host}:${port}/beta`;
+/** The base URL clients use for a server listening on `host`:`port` (`basePath` is the dialect's). */
+export function baseUrl(host: string, port: number, basePath = "/beta"): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}${basePath}`;
 }
 
 function sendJson(res: ServerResponse, status: number, payload: unknown): void {
@@ -438,12 +485,14 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
 
 /**
  * Starts a local server that behaves like DeepSeek's FIM Completion (Beta) endpoint,
- * `POST /beta/completions`, with deterministic prompt-lookup completions.
+ * `POST /beta/completions` (or, with `dialect`, like another provider's FIM endpoint), with
+ * deterministic prompt-lookup completions.
  *
  * @example
  * const sim = await startSim({ apiKey: "sk-test" });
  * // point the client at sim.url ("http://127.0.0.1:PORT/beta")
  * await sim.close();
+ * const ollama = await startSim({ dialect: "ollama" }); // ollama.url is "http://127.0.0.1:PORT"
  */
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const simulator = new Simulator(options);
@@ -459,7 +508,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
-    url: baseUrl(host, port),
+    url: baseUrl(host, port, simulator.dialect.basePath),
+    dialect: simulator.dialect.name,
     requests: simulator.requests,
     inject: (...faults) => simulator.faults.push(...faults),
     close: () => {

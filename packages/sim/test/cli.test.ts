@@ -40,6 +40,7 @@ describe("parseCliArgs", () => {
       { kind: "run", options: { faults: [{ type: "status", status: 503, times: 2 }, { type: "reset" }] } },
     ],
     [["--port=0"], { kind: "run", options: { port: 0 } }],
+    [["--dialect", "ollama", "--no-fim"], { kind: "run", options: { dialect: "ollama", fim: false } }],
     [["-h"], { kind: "help" }],
     [["--version"], { kind: "version" }],
     [["-v", "--port", "1"], { kind: "version" }],
@@ -56,6 +57,10 @@ describe("parseCliArgs", () => {
     [["--latency-ms", "-5"], "Option '--latency-ms' argument is ambiguous (see --help)"],
     [["--token-ms", "1.5"], '--token-ms expects a whole number, got "1.5"'],
     [["--fail", "boom"], 'invalid fault "boom"'],
+    [
+      ["--dialect", "gpt"],
+      '--dialect expects one of deepseek, openai-compatible, ollama, llamacpp, codestral, got "gpt"',
+    ],
     [["--port"], "Option '--port <value>' argument missing"],
     [["extra"], "Unexpected argument 'extra'"],
   ])("%j is an error on one line", (args, message) => {
@@ -162,7 +167,7 @@ describe("the infill-sim binary", () => {
     [["--port", "x"], 'infill-sim: --port expects a whole number up to 65535, got "x" (see --help)\n'],
     [
       ["--fail", "nope"],
-      'infill-sim: invalid fault "nope": expected STATUS, reset, garbage or cut (see --help)\n',
+      'infill-sim: invalid fault "nope": expected STATUS, reset, garbage, cut or stream-error (see --help)\n',
     ],
   ])("%j: one line on stderr, exit 2", async (args, message) => {
     const proc = run(args);

@@ -28,6 +28,10 @@ describe("parseFaults", () => {
     ],
     ["429x2:retry-after=30", [{ type: "status", status: 429, times: 2, retryAfter: "30" }]],
     ["402", [{ type: "status", status: 402 }]],
+    [
+      "stream-error,stream-errorx2:0",
+      [{ type: "stream-error" }, { type: "stream-error", times: 2, afterChunks: 0 }],
+    ],
   ])("%j", (spec, faults) => {
     expect(parseFaults(spec)).toEqual(faults);
   });

@@ -21,10 +21,15 @@ export interface ContextBlock {
   readonly tokens: number;
   /** The snippets in `text`, in the order they appear there. */
   readonly snippets: readonly ContextSnippet[];
+  /**
+   * The current file's path line that ends `text` (line break included), or `""`: what a provider that takes the
+   * snippets in a field of their own (llama.cpp's `input_extra`) still gets before the prompt.
+   */
+  readonly pathLine: string;
 }
 
 /** The block of a request without context. */
-export const EMPTY_BLOCK: ContextBlock = { text: "", tokens: 0, snippets: [] };
+export const EMPTY_BLOCK: ContextBlock = { text: "", tokens: 0, snippets: [], pathLine: "" };
 
 /** Input of {@link assembleBlock}. */
 export interface AssembleOptions {
@@ -109,6 +114,7 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
     text,
     tokens: Math.ceil(text.length / charsPerToken),
     snippets: chosen.map((c) => c.snippet),
+    pathLine: tail,
   };
 }
 

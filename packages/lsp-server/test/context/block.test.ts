@@ -63,6 +63,26 @@ describe("assembleBlock", () => {
       budgetTokens: 100,
     });
     expect(block.text).toBe("# app/db.py\ndef connect(url):\n    ...\n# app/main.py\n");
+    // The path line alone, for a provider that takes the snippets in a field of their own (llama.cpp).
+    expect(block.pathLine).toBe("# app/main.py\n");
+    expect(block.text.endsWith(block.pathLine)).toBe(true);
+  });
+
+  it("has no path line when not even it fits, nor for a buffer without a path", () => {
+    const tiny = assembleBlock({
+      languageId: "python",
+      currentPath: "app/main.py",
+      candidates: [],
+      budgetTokens: 1,
+    });
+    expect(tiny).toEqual({ text: "", tokens: 0, snippets: [], pathLine: "" });
+    const untitled = assembleBlock({
+      languageId: "python",
+      currentPath: undefined,
+      candidates: [],
+      budgetTokens: 100,
+    });
+    expect(untitled.pathLine).toBe("");
   });
 
   it("takes candidates in order while they fit, skipping a big one for a smaller later one", () => {

@@ -23,7 +23,7 @@
 ---@field highlight string Highlight group of the ghost text (`InfillSuggestion` is linked to `Comment` by default). Default `"InfillSuggestion"`.
 ---@field use_native boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
 ---@field notify boolean Route the server's messages (missing or rejected key, bad settings) through `vim.notify`, once each. Default `true`.
----@field settings table<string, any> Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`): `provider`, `model`, `baseUrl`, `maxTokens`, `temperature`, `debounceMs`, `contextTokens`, `lineMode`, `languages`, `timeoutMs`, `logLevel`, `metrics`. Default `{}`.
+---@field settings table<string, any> Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`): `provider`, `model`, `baseUrl`, `apiKeyEnv`, `allowInsecureHttp`, `maxTokens`, `temperature`, `debounceMs`, `contextTokens`, `lineMode`, `languages`, `timeoutMs`, `logLevel`, `metrics`. Default `{}`.
 
 ---@class infill.UserConfig: infill.Config, {}
 

@@ -4,19 +4,44 @@ local M = {}
 
 local health = vim.health
 
+--- The environment variable each provider reads its key from unless `settings.apiKeyEnv` names another; the
+--- providers not listed take no key.
+M.KEY_ENV = { deepseek = "DEEPSEEK_API_KEY", codestral = "CODESTRAL_API_KEY" }
+
+--- Where each provider is unless `settings.baseUrl` (or `INFILL_BASE_URL`) says otherwise.
+M.DEFAULT_BASE_URL = {
+  deepseek = "https://api.deepseek.com/beta",
+  ollama = "http://127.0.0.1:11434",
+  llamacpp = "http://127.0.0.1:8080",
+  codestral = "https://codestral.mistral.ai/v1",
+}
+
 --- Hint for a message the server sent.
 ---@param message string
 ---@return string
 function M.hint(message)
-  if message:find("DEEPSEEK_API_KEY", 1, true) then
-    return 'export DEEPSEEK_API_KEY in the shell that starts Neovim (or set settings.provider = "sim" to try '
-      .. "infill offline), then restart Neovim"
+  local variable = message:match("([%u%d_]+_API_KEY) is not set") or message:match("([%u%d_]+) is not set")
+  if variable then
+    return ("export %s in the shell that starts Neovim, or pass it in setup({ env = ... }) (or set "):format(
+      variable
+    ) .. 'settings.provider = "sim" to try infill offline), then restart Neovim'
+  elseif message:find("ollama pull", 1, true) then
+    return "pull the model with `ollama pull <model>`, or set settings.model to one you have (`ollama list`)"
+  elseif message:find("fill in the middle", 1, true) or message:find("fill-in-the-middle", 1, true) then
+    return "use a model that can fill in the middle (e.g. qwen2.5-coder, codellama:code, starcoder2)"
+  elseif message:find("ECONNREFUSED", 1, true) then
+    return "start the provider's server (`ollama serve`, `llama-server`…) or fix settings.baseUrl"
   elseif
     message:find("401")
     or message:lower():find("unauthori[sz]ed")
     or message:lower():find("api key")
   then
-    return "the API rejected the key: check DEEPSEEK_API_KEY (https://platform.deepseek.com/api_keys)"
+    local settings = require("infill.config").options.settings
+    local variable_named = message:match("Set a valid ([%u%d_]+)")
+      or settings.apiKeyEnv
+      or M.KEY_ENV[settings.provider or "deepseek"]
+      or "the key's environment variable"
+    return ("the provider rejected the key: check %s"):format(variable_named)
   elseif message:find("not on PATH", 1, true) then
     return require("infill.lsp").install_hint
   elseif message:lower():find("timeout") or message:lower():find("timed out") then
@@ -49,6 +74,107 @@ function M.server_version(cmd, timeout)
     return nil, ("exit code %d: %s"):format(result.code, vim.trim(result.stderr or ""))
   end
   return vim.trim(result.stdout or ""), nil
+end
+
+--- Ask a server for `infill/probe`: its provider, base URL, model, and whether a tiny request succeeds. A running
+--- client is asked (it has the workspace's settings); without one, a short-lived server is started with the
+--- same command, environment and settings, and stopped afterwards.
+---@param cmd? string[]
+---@param clients vim.lsp.Client[]
+---@param timeout? integer ms
+---@return table? result, string? error
+function M.probe(cmd, clients, timeout)
+  local config = require("infill.config")
+  timeout = timeout or ((config.options.settings.timeoutMs or 10000) + 5000)
+  local lsp = require("infill.lsp")
+  local done, result, failure = false, nil, nil
+  local function answered(err, value)
+    if done then
+      return
+    end
+    done = true
+    if err then
+      failure = type(err) == "table" and err.message or tostring(err)
+    else
+      result = value
+    end
+  end
+
+  local client, rpc = clients[1], nil
+  if client then
+    lsp.request(client, "infill/probe", {}, answered, next(client.attached_buffers) or 0)
+  elseif not cmd then
+    return nil, "no server command"
+  else
+    local settings = lsp.server_settings()
+    local ok, started = pcall(vim.lsp.rpc.start, cmd, {
+      notification = function() end,
+      server_request = function(method, params)
+        if method ~= "workspace/configuration" then
+          return vim.NIL
+        end
+        local out = {}
+        for i, item in ipairs(type(params) == "table" and params.items or {}) do
+          out[i] = item.section == "infill" and settings or vim.NIL
+        end
+        return out
+      end,
+      on_exit = function(code)
+        answered(("the server exited (code %s)"):format(tostring(code)))
+      end,
+      on_error = function(code, err)
+        answered(("RPC error %s: %s"):format(tostring(code), vim.inspect(err)))
+      end,
+    }, { env = next(config.options.env) and config.options.env or nil })
+    if not ok then
+      return nil, tostring(started)
+    end
+    rpc = started
+    rpc.request("initialize", {
+      processId = vim.fn.getpid(),
+      rootUri = vim.NIL,
+      capabilities = {},
+      initializationOptions = settings,
+    }, function(err)
+      if err then
+        return answered(err)
+      end
+      rpc.notify("initialized", {})
+      rpc.request("infill/probe", {}, answered)
+    end)
+  end
+  vim.wait(timeout, function()
+    return done
+  end, 10)
+  if rpc then
+    rpc.terminate()
+  end
+  if not done then
+    return nil, ("no answer within %d ms"):format(timeout)
+  end
+  return result, failure
+end
+
+--- Report what `infill/probe` said.
+---@param cmd? string[]
+---@param clients vim.lsp.Client[]
+function M.report_probe(cmd, clients)
+  local result, err = M.probe(cmd, clients)
+  if not result then
+    health.warn("could not send a test request: " .. (err or "?"), { "see :Infill log" })
+    return
+  end
+  local where = ("%s at %s%s"):format(
+    result.label or result.provider or "?",
+    result.baseUrl ~= vim.NIL and result.baseUrl or "?",
+    (result.model ~= vim.NIL and result.model) and (" (model " .. result.model .. ")") or ""
+  )
+  if result.ok then
+    health.ok(("test request to %s: answered in %d ms"):format(where, result.latencyMs or 0))
+  else
+    local message = result.error ~= vim.NIL and result.error or "?"
+    health.error(("test request to %s failed: %s"):format(where, message), { M.hint(message) })
+  end
 end
 
 function M.check()
@@ -124,21 +250,39 @@ function M.check()
     end
   end
 
-  health.start("infill: API")
+  health.start("infill: provider")
   local settings = config.options.settings
   local provider = settings.provider or "deepseek"
-  local key = vim.env.DEEPSEEK_API_KEY
+  local env = config.options.env
+  local key_env = settings.apiKeyEnv or M.KEY_ENV[provider]
   if provider == "sim" then
     health.ok('provider "sim": the embedded simulator, no key needed')
-  elseif key and vim.trim(key) ~= "" then
-    health.ok(("DEEPSEEK_API_KEY is set (%d characters)"):format(#vim.trim(key)))
-  elseif config.options.env.DEEPSEEK_API_KEY then
-    health.ok("DEEPSEEK_API_KEY is set in setup({ env = ... })")
   else
-    health.error("DEEPSEEK_API_KEY is not set: the server answers nothing", { M.hint("DEEPSEEK_API_KEY") })
+    health.info(('provider "%s"'):format(provider))
+    local key = key_env and (env[key_env] or vim.env[key_env])
+    if not key_env then
+      health.ok(("%s takes no key (set settings.apiKeyEnv if yours needs one)"):format(provider))
+    elseif key and vim.trim(key) ~= "" then
+      health.ok(("%s is set (%d characters)"):format(key_env, #vim.trim(key)))
+    else
+      health.error(
+        ("%s is not set: the server answers nothing"):format(key_env),
+        { M.hint(key_env .. " is not set") }
+      )
+    end
   end
-  local base = settings.baseUrl or config.options.env.INFILL_BASE_URL or vim.env.INFILL_BASE_URL
-  health.info("API base URL: " .. (base and base ~= "" and base or "https://api.deepseek.com/beta (default)"))
+  local base = settings.baseUrl or env.INFILL_BASE_URL or vim.env.INFILL_BASE_URL
+  if base == "" then
+    base = nil
+  end
+  health.info(
+    "base URL: "
+      .. (
+        base
+        or (M.DEFAULT_BASE_URL[provider] and (M.DEFAULT_BASE_URL[provider] .. " (default)") or "none set")
+      )
+  )
+  M.report_probe(resolved.cmd, clients)
 
   local last = lsp.state.last_error
   if last then

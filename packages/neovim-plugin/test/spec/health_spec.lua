@@ -2,12 +2,7 @@ local h = require("helpers")
 local health = require("infill.health")
 local lsp = require("infill.lsp")
 
-local function checkhealth()
-  vim.cmd("checkhealth infill")
-  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
-  vim.cmd("bwipeout!")
-  return text
-end
+local checkhealth = h.checkhealth
 
 describe("health", function()
   it("before setup(): says to call it", function()
