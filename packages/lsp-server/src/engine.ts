@@ -273,15 +273,18 @@ export class CompletionEngine {
     if (shared.kind !== "diverged") {
       await delay(this.options.settings().debounceMs, slot);
       if (slot.settled) return;
-      if (doc.version !== version) return slot.resolve(none("stale"));
-      // Meanwhile a request of the other kind for the same place may have gone upstream.
-      shared = await this.#share(slot, state, doc, anchor);
-      if (shared.kind === "served") return answer(shared.result, "shared");
-      if (slot.settled) return;
     }
     const chosen = await context;
     if (slot.settled) return;
     if (doc.version !== version) return slot.resolve(none("stale"));
+    // Meanwhile a request of the other kind for the same place may have gone upstream: follow it. When none runs,
+    // nothing is awaited between this look and the start below, so that two requests resuming together (both
+    // waited for the same context) cannot both start one.
+    if (shared.kind !== "diverged" && state.inflight) {
+      shared = await this.#share(slot, state, doc, anchor);
+      if (shared.kind === "served") return answer(shared.result, "shared");
+      if (slot.settled) return;
+    }
 
     const upstream = this.#upstream();
     if (!upstream) return slot.resolve(none("blocked"));

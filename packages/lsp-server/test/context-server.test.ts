@@ -155,6 +155,21 @@ describe("repository context in the prompt", () => {
   });
 });
 
+describe("requests waiting for the same choice", () => {
+  it("ghost text and popup asked at once, while the context is read from disk, share one upstream request", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const s = await workspaceSession();
+      const file = uri(`src/cart${attempt}.ts`);
+      const at = await s.open(file, CART_TS);
+      const [popup, ghost] = await Promise.all([s.completion(file, at), s.inline(file, at)]);
+      expect(s.sim.requests).toHaveLength(1);
+      expect(ghost.items).toHaveLength(1);
+      expect(popup.items.length).toBeGreaterThan(0);
+      await s.close();
+    }
+  });
+});
+
 describe("other languages", () => {
   it("Python: a relative import's declaration under a # path line", async () => {
     write("app/__init__.py", "");
