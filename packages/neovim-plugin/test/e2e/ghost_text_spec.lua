@@ -17,7 +17,9 @@ local ADD_SUB = {
 }
 
 local notifications = h.capture_notify()
-infill.setup({ settings = { debounceMs = 10 } })
+-- Repository context off: the specs open files alike in one project, and the sim would copy from the other ones
+-- (context_spec covers it).
+infill.setup({ settings = { debounceMs = 10, context = { enabled = false } } })
 
 local project = h.project("ghost")
 local n = 0

@@ -7,7 +7,8 @@ local infill = require("infill")
 local lsp = require("infill.lsp")
 
 local notifications = h.capture_notify()
-infill.setup({ use_native = true, settings = { debounceMs = 0 } })
+-- Repository context off: the files alike in one project would make the sim copy from each other.
+infill.setup({ use_native = true, settings = { debounceMs = 0, context = { enabled = false } } })
 
 local NATIVE_NS = "nvim.lsp.inline_completion"
 local ADD_SUB = { "function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  ", "}" }
