@@ -8,6 +8,8 @@
 ;;   INFILL_TEST_COLUMN  0-based column of the cursor
 ;;   INFILL_TEST_TYPE    text typed at the cursor before `completion-at-point'
 ;;   INFILL_TEST_SCRATCH a scratch directory (byte-compilation output, fake programs)
+;;   INFILL_TEST_CONTEXT_FILE, _LINE, _COLUMN  a second file of the same project, and where `completion-at-point'
+;;                       runs in it after typing "(" (repository context: it imports from a file never opened)
 ;;
 ;; Prints one line "infill-test-result: JSON" on stdout and exits 0 when the session ran to its end (the
 ;; assertions are the caller's), or prints "infill-test-error: MESSAGE" and exits 1.
@@ -68,6 +70,18 @@ Fake `typescript-language-server' and `rass' programs stand for installed ones."
               :companionOff (contact with-both nil)
               :companionGiven (contact with-both '((js-mode "biome" "lsp-proxy"))))))))
 
+(defun infill-test--complete-after-paren (file line column)
+  "Visit FILE (Eglot manages it with the project's server), type \"(\" at LINE
+and COLUMN, run `completion-at-point' there; return the line."
+  (find-file file)
+  (unless (eglot-current-server) (error "Eglot does not manage %s" file))
+  (goto-char (point-min))
+  (forward-line (1- line))
+  (move-to-column column)
+  (insert "(")
+  (completion-at-point)
+  (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+
 (defun infill-test--run ()
   "The session; returns the result plist."
   (let* ((file (infill-test--env "INFILL_TEST_FILE"))
@@ -75,6 +89,9 @@ Fake `typescript-language-server' and `rass' programs stand for installed ones."
          (column (string-to-number (infill-test--env "INFILL_TEST_COLUMN")))
          (typed (infill-test--env "INFILL_TEST_TYPE"))
          (scratch (infill-test--env "INFILL_TEST_SCRATCH"))
+         (context-file (infill-test--env "INFILL_TEST_CONTEXT_FILE"))
+         (context-line (string-to-number (infill-test--env "INFILL_TEST_CONTEXT_LINE")))
+         (context-column (string-to-number (infill-test--env "INFILL_TEST_CONTEXT_COLUMN")))
          (compile-log (infill-test--byte-compile scratch))
          (_ (require 'infill))
          (_ (require 'js))
@@ -105,23 +122,29 @@ Fake `typescript-language-server' and `rass' programs stand for installed ones."
       (move-to-column column)
       (insert typed)
       (completion-at-point)
-      (setq result
-            (list :compileLog (or compile-log :null)
-                  :entries (vconcat
-                            (mapcar (lambda (entry) (infill-test--strings (mapcar #'car (car entry))))
-                                    (seq-filter (lambda (entry) (eq (cdr entry) #'infill-eglot-contact))
-                                                eglot-server-programs)))
-                  :firstIsInfill (if (eq (cdar eglot-server-programs) #'infill-eglot-contact) t :false)
-                  :contacts contacts
-                  :majorMode (symbol-name major-mode)
-                  :managed (if (eglot-managed-p) t :false)
-                  :serverName (or (plist-get (eglot--server-info server) :name) :null)
-                  :capf (if (memq #'eglot-completion-at-point completion-at-point-functions) t :false)
-                  :line (buffer-substring-no-properties (line-beginning-position) (line-end-position))
-                  :point (- (point) (line-beginning-position))
-                  :events (with-current-buffer (jsonrpc-events-buffer server)
-                            (buffer-substring-no-properties (point-min) (point-max)))))
-      (save-buffer)
+      (let ((completed-line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+            (completed-point (- (point) (line-beginning-position)))
+            (context-completed (save-current-buffer
+                                 (infill-test--complete-after-paren context-file context-line context-column))))
+        ;; Saved before the events are read, so that they show the didSave.
+        (save-buffer)
+        (setq result
+              (list :compileLog (or compile-log :null)
+                    :entries (vconcat
+                              (mapcar (lambda (entry) (infill-test--strings (mapcar #'car (car entry))))
+                                      (seq-filter (lambda (entry) (eq (cdr entry) #'infill-eglot-contact))
+                                                  eglot-server-programs)))
+                    :firstIsInfill (if (eq (cdar eglot-server-programs) #'infill-eglot-contact) t :false)
+                    :contacts contacts
+                    :majorMode (symbol-name major-mode)
+                    :managed (if (eglot-managed-p) t :false)
+                    :serverName (or (plist-get (eglot--server-info server) :name) :null)
+                    :capf (if (memq #'eglot-completion-at-point completion-at-point-functions) t :false)
+                    :line completed-line
+                    :point completed-point
+                    :contextLine context-completed
+                    :events (with-current-buffer (jsonrpc-events-buffer server)
+                              (buffer-substring-no-properties (point-min) (point-max))))))
       (eglot-shutdown server))
     result))
 

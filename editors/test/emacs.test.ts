@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askedAt, fixture } from "./fixture.js";
+import { askedAt, contextPrompts, fixture, snippetsOf } from "./fixture.js";
 import { readmeConfig } from "./readme.js";
 import {
   createSandbox,
@@ -30,6 +31,20 @@ module.exports = { alpha, beta };
 `);
 const TYPED = "mp";
 const SUGGESTION = `compute(41, "left");`;
+// Repository context: in the same project (a git repository), src/label.js uses inchesToCm from lib/units.js, which
+// Emacs never visits. `completion-at-point` right after the `(` typed there must send its declaration.
+const UNITS_PATH = "lib/units.js";
+const UNITS_DECLARATION = "export function inchesToCm(inches, digits = 1) {";
+const UNITS = `/** Converts a length in inches to centimetres, rounded to \`digits\` decimals. */
+${UNITS_DECLARATION}
+  return Number((inches * 2.54).toFixed(digits));
+}
+`;
+const LABEL_PATH = "src/label.js";
+const LABEL = fixture(`import { inchesToCm } from "../lib/units.js";
+
+export const width = inchesToCm│
+`);
 
 /** What emacs-eglot-session.el reports. */
 interface Session {
@@ -45,6 +60,7 @@ interface Session {
   serverName: string | null;
   capf: boolean;
   line: string;
+  contextLine: string;
   point: number;
   events: string;
 }
@@ -121,6 +137,33 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     expect(expected).not.toBe(SAMPLE.text);
     expect(await readFile(file, "utf8")).toBe(expected);
   });
+
+  it("sends the git repository as the workspace, and saves and watched files reach the server", () => {
+    const initialize = session.events.split("\n").find((line) => line.includes("--> initialize["));
+    expect(initialize, "the initialize request in the Eglot events").toBeDefined();
+    const uri = pathToFileURL(sandbox.project).href;
+    expect(JSON.parse(initialize!.slice(initialize!.indexOf("{"))).params).toMatchObject({
+      rootUri: uri,
+      workspaceFolders: [{ uri }],
+    });
+    expect(session.events).toContain(`--> textDocument/didSave {`);
+    // The server registers its file watchers and Eglot accepts them (it answers an error when it cannot list the
+    // project's files, e.g. in a `.git` folder that is not a repository).
+    expect(session.events).toMatch(
+      /--> client\/registerCapability\[\d+\] \{"jsonrpc":"2.0","id":\d+,"result":null\}/,
+    );
+  });
+
+  it("sends the declaration of a function from a file it never visited", () => {
+    const before = `${LABEL.before}(`;
+    const prompts = contextPrompts(sim, LABEL_PATH, before);
+    expect(prompts.length, `the Eglot events were:\n${session.events}`).toBeGreaterThan(0);
+    for (const { block, file } of prompts) {
+      expect(file).toBe(before);
+      expect(snippetsOf(block, UNITS_PATH)).toContain(UNITS_DECLARATION);
+    }
+    expect(session.contextLine.startsWith("export const width = inchesToCm(")).toBe(true);
+  });
 });
 
 describe("Emacs 30 with the README's Ollama configuration, through Eglot", () => {
@@ -164,6 +207,12 @@ async function runSession(
   const bin = await provisionEditors("emacs");
   const file = join(sandbox.project, "sample.js");
   await writeFile(file, SAMPLE.text);
+  // A normal project: a git repository is what project.el, hence Eglot, takes as the project.
+  await run("git", ["init", "--quiet", sandbox.project], { env: sandbox.env });
+  await mkdir(join(sandbox.project, "lib"));
+  await mkdir(join(sandbox.project, "src"));
+  await writeFile(join(sandbox.project, UNITS_PATH), UNITS);
+  await writeFile(join(sandbox.project, LABEL_PATH), LABEL.text);
   const scratch = join(sandbox.dir, "scratch");
   await mkdir(scratch);
   const args = [
@@ -182,6 +231,9 @@ async function runSession(
       INFILL_TEST_COLUMN: `${SAMPLE.column}`,
       INFILL_TEST_TYPE: TYPED,
       INFILL_TEST_SCRATCH: scratch,
+      INFILL_TEST_CONTEXT_FILE: join(sandbox.project, LABEL_PATH),
+      INFILL_TEST_CONTEXT_LINE: `${LABEL.line}`,
+      INFILL_TEST_CONTEXT_COLUMN: `${LABEL.column}`,
       ...env,
     },
     cwd: sandbox.project,

@@ -40,3 +40,33 @@ export function askedAt(sim: Sim, before: string, after: string): boolean {
     );
   });
 }
+
+/** A prompt with repository context: the block before the current file's path line, and the file's text after it. */
+export interface ContextPrompt {
+  /** The context block (snippets under `// <path>` lines); `""` when the prompt has no path line for the file. */
+  block: string;
+  /** The current file's text before the cursor. */
+  file: string;
+}
+
+/**
+ * The prompts of the requests the sim got with the cursor right after `before` (a prompt ending with it), each split
+ * at the current file's path line `// <path>` (`path` workspace-relative).
+ */
+export function contextPrompts(sim: Sim, path: string, before: string): ContextPrompt[] {
+  const pathLine = `// ${path}\n`;
+  return sim.requests.flatMap((request) => {
+    const prompt = (request.body as { prompt?: unknown } | undefined)?.prompt;
+    if (typeof prompt !== "string" || !prompt.endsWith(before)) return [];
+    const at = prompt.indexOf(pathLine);
+    if (at === -1) return [{ block: "", file: prompt }];
+    return [{ block: prompt.slice(0, at), file: prompt.slice(at + pathLine.length) }];
+  });
+}
+
+/** The lines of a context block after the path line `// <path>`, or undefined when the block has no such line. */
+export function snippetsOf(block: string, path: string): string[] | undefined {
+  const lines = block.split("\n");
+  const at = lines.indexOf(`// ${path}`);
+  return at === -1 ? undefined : lines.slice(at + 1);
+}

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askedAt, fixture } from "./fixture.js";
+import { askedAt, contextPrompts, fixture, snippetsOf } from "./fixture.js";
 import { waitUntil } from "./poll.js";
 import { readmeConfig } from "./readme.js";
 import {
@@ -40,6 +41,21 @@ const SUGGESTION = `compute(41, "left");`;
 /** A row of the completion menu: the label, then the item kind Helix prints for `CompletionItemKind.Text`. */
 const MENU_ROW = /compute\(41, "left"\);\s+text\b/;
 
+// Repository context: src/room.ts uses rectangleArea from lib/shapes.ts, which Helix never opens. Typing `(` after
+// the name and opening the menu (C-x) sends a completion request whose prompt must carry the declaration.
+const SHAPES_PATH = "lib/shapes.ts";
+const SHAPES_DECLARATION = "export function rectangleArea(width: number, height: number): number {";
+const SHAPES = `/** The area of a rectangle, in square units. */
+${SHAPES_DECLARATION}
+  return width * height;
+}
+`;
+const ROOM_PATH = "src/room.ts";
+const ROOM = fixture(`import { rectangleArea } from "../lib/shapes.js";
+
+export const floor = rectangleArea│
+`);
+
 const withoutAnsi = stripVTControlCharacters;
 
 /** Helix's status line: the row that starts with the mode. */
@@ -61,6 +77,15 @@ async function healthServers(hx: string, env: NodeJS.ProcessEnv, language: strin
   return servers;
 }
 
+/** The params of the last `initialize` Helix sent to infill, from its verbose log. */
+function lastInitialize(log: string): { rootUri?: unknown; workspaceFolders?: unknown } | undefined {
+  const line = log
+    .split("\n")
+    .filter((l) => /infill -> \{.*"method":"initialize"/.test(l))
+    .at(-1);
+  return line ? JSON.parse(line.slice(line.indexOf("infill -> ") + "infill -> ".length)).params : undefined;
+}
+
 describe("Helix 25.07 with the shipped languages.toml", () => {
   let bin: string;
   let sim: Sim;
@@ -73,6 +98,12 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
     sandbox = await createSandbox("helix", sim.url);
     await mkdir(join(sandbox.config, "helix"), { recursive: true });
     await copyFile(SHIPPED, join(sandbox.config, "helix/languages.toml"));
+    // A normal project: Helix takes the folder holding `.git` as its workspace.
+    await mkdir(join(sandbox.project, ".git"));
+    await mkdir(join(sandbox.project, "lib"));
+    await mkdir(join(sandbox.project, "src"));
+    await writeFile(join(sandbox.project, SHAPES_PATH), SHAPES);
+    await writeFile(join(sandbox.project, ROOM_PATH), ROOM.text);
   }, PROVISION_TIMEOUT_MS + 10_000);
 
   afterAll(async () => {
@@ -99,6 +130,42 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
 
   it("offers the completion from @infill/sim in the menu, and once accepted it is in the saved file", async () => {
     await completeAndSave(bin, sandbox, sim);
+  });
+
+  it("sends the project as workspace folder, and the declaration of a function from a file it never opened", async () => {
+    const { hx, readLog, logTail } = await openInHelix(
+      bin,
+      sandbox,
+      "infill-helix-context",
+      ROOM_PATH,
+      "export const floor",
+    );
+    try {
+      const uri = pathToFileURL(sandbox.project).href;
+      expect(lastInitialize(await readLog())).toMatchObject({
+        rootUri: uri,
+        workspaceFolders: [{ name: "project", uri }],
+      });
+
+      await hx.type(`${ROOM.line}ggA(`);
+      await hx.waitFor("`(` typed", (s) => s.includes("rectangleArea(") && mode(s) === "INS");
+      await hx.keys("C-x");
+      const before = `${ROOM.before}(`;
+      const prompts = await waitUntil(
+        "the completion request with the cursor after `rectangleArea(`",
+        async () => {
+          const found = contextPrompts(sim, ROOM_PATH, before);
+          return found.length > 0 ? found : undefined;
+        },
+        { describe: logTail },
+      );
+      for (const { block, file } of prompts) {
+        expect(file).toBe(before);
+        expect(snippetsOf(block, SHAPES_PATH)).toContain(SHAPES_DECLARATION);
+      }
+    } finally {
+      await hx.kill();
+    }
   });
 });
 
@@ -204,4 +271,48 @@ async function completeAndSave(
   } finally {
     await hx.kill();
   }
+}
+
+/**
+ * Start Helix on `file` (relative to the project) in tmux `socket`, and wait until the screen shows `shown` in
+ * normal mode and infill-lsp has the document: Helix sends didOpen to a server once it has initialized it, and a
+ * completion before that would not ask infill.
+ */
+async function openInHelix(
+  bin: string,
+  sandbox: Sandbox,
+  socket: string,
+  file: string,
+  shown: string,
+): Promise<{ hx: Tmux; readLog: () => Promise<string>; logTail: () => Promise<string> }> {
+  const readLog = () => readFile(join(sandbox.cache, "helix/helix.log"), "utf8").catch(() => "");
+  const logTail = async () =>
+    `helix.log, last lines:\n${(await readLog()).split("\n").slice(-25).join("\n")}`;
+  const hx = await Tmux.start({
+    bin,
+    socket,
+    env: sandbox.env,
+    cwd: sandbox.project,
+    command: [join(bin, "hx"), "-v", file],
+  });
+  await hx.waitFor("the file in normal mode", (s) => s.includes(shown) && mode(s) === "NOR", {
+    context: logTail,
+  });
+  const uri = pathToFileURL(join(sandbox.project, file)).href;
+  await waitUntil(
+    "infill-lsp to get the document",
+    async () =>
+      (await readLog())
+        .split("\n")
+        .some(
+          (line) =>
+            line.includes("infill -> {") &&
+            line.includes('"method":"textDocument/didOpen"') &&
+            line.includes(`"uri":"${uri}"`),
+        )
+        ? true
+        : undefined,
+    { describe: logTail },
+  );
+  return { hx, readLog, logTail };
 }

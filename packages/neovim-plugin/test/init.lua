@@ -9,6 +9,11 @@ if not vim.env.INFILL_TEST_BARE then
 end
 package.path = table.concat({ test_dir .. "/?.lua", package.path }, ";")
 vim.opt.swapfile = false
+-- No remote-plugin providers: `has("python3")` in the python ftplugin would otherwise run the machine's python3 to
+-- look for pynvim (20 s through pyenv shims).
+for _, provider in ipairs({ "python3", "node", "perl", "ruby" }) do
+  vim.g["loaded_" .. provider .. "_provider"] = 0
+end
 vim.opt.shortmess:append("I")
 
 local spec = assert(vim.env.INFILL_TEST_SPEC, "INFILL_TEST_SPEC is not set")

@@ -1,5 +1,13 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,8 +33,10 @@ const specs = (dir: string) =>
     .filter((name) => name.endsWith("_spec.lua"))
     .sort()
     .map((name) => `test/${dir}/${name}`);
+/** The e2e spec whose project the test writes and whose request to the sim it checks (repository context). */
+const CONTEXT_SPEC = "test/e2e/context_spec.lua";
 const unitSpecs = specs("spec");
-const e2eSpecs = specs("e2e");
+const e2eSpecs = specs("e2e").filter((spec) => spec !== CONTEXT_SPEC);
 const installSpecs = specs("install");
 
 /** Only Lua cases whose name contains this run (for debugging); then a spec file may run none. */
@@ -47,6 +57,31 @@ interface RunResult {
   done: boolean;
   nvim: string;
   results: CaseResult[];
+}
+
+// Repository context: a project without version control (its package.json marks the root), where src/cart.ts uses
+// formatPrice from lib/pricing.ts, which the editor never opens. The cursor ends the last line of CART; the spec types
+// `(` there.
+const PRICING_DECLARATION = 'export function formatPrice(cents: number, currency = "USD"): string {';
+const PRICING = `/** Formats an amount in cents as a price tag, e.g. 1999 → "$19.99". */
+${PRICING_DECLARATION}
+  const amount = (cents / 100).toFixed(2);
+  return currency === "USD" ? \`$\${amount}\` : \`\${amount} \${currency}\`;
+}
+`;
+const CART = `import { formatPrice } from "../lib/pricing.js";
+
+export function priceTag(item: { name: string; cents: number }): string {
+  const tag = formatPrice`;
+
+/** Write the context project under `dir`; returns its path. */
+function writeContextProject(dir: string): string {
+  mkdirSync(join(dir, "lib"), { recursive: true });
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "package.json"), '{ "name": "shop", "type": "module" }\n');
+  writeFileSync(join(dir, "lib", "pricing.ts"), PRICING);
+  writeFileSync(join(dir, "src", "cart.ts"), `${CART}\n  return \`\${item.name}: \${tag}\`;\n}\n`);
+  return dir;
 }
 
 let binDir = "";
@@ -199,6 +234,33 @@ describe.each(VERSIONS)("%s", (version) => {
         );
       }
       expectPassed(await runSpec(version, spec), spec);
+    },
+    RUN_TIMEOUT_MS + 5_000,
+  );
+
+  it(
+    `e2e: ${CONTEXT_SPEC}: a declaration from a file that is not open reaches the request`,
+    async () => {
+      const project = writeContextProject(join(scratch, `context-${version}`));
+      const from = sim?.requests.length ?? 0;
+      expectPassed(
+        await runSpec(version, CONTEXT_SPEC, {
+          INFILL_TEST_PROJECT: project,
+          INFILL_TEST_LINE: String(CART.split("\n").length),
+        }),
+        CONTEXT_SPEC,
+      );
+      const prompts = (sim?.requests.slice(from) ?? [])
+        .map((request) => (request.body as { prompt?: string }).prompt ?? "")
+        .filter((prompt) => prompt.endsWith(`${CART}(`));
+      expect(prompts.length, "requests with the cursor after `formatPrice(`").toBeGreaterThan(0);
+      for (const prompt of prompts) {
+        // The context block, then the current file's path line, then the file.
+        const [block, file] = prompt.split("// src/cart.ts\n");
+        expect(file).toBe(`${CART}(`);
+        expect(block).toMatch(/^\/\/ lib\/pricing\.ts\n/);
+        expect(block).toContain(`\n${PRICING_DECLARATION}\n`);
+      }
     },
     RUN_TIMEOUT_MS + 5_000,
   );

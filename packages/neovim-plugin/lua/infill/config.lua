@@ -15,7 +15,7 @@
 ---@field enabled boolean Start with suggestions on (`:Infill toggle` flips it). Default `true`.
 ---@field cmd? string[]|fun(): string[] How to launch the server. Default: `infill-lsp --stdio` from `PATH`, else the server built in this monorepo (`node ../lsp-server/dist/infill-lsp.js --stdio`).
 ---@field env table<string, string> Extra environment for the server; the editor's own (`DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL`) is inherited anyway. Default `{}`.
----@field root_markers string[] Files or folders that mark a project root; one server per root. Default `{ ".git", ".hg", ".jj", ".svn" }`.
+---@field root_markers (string|string[])[] Files or folders that mark a project root (one server per root; its folder is the server's workspace). The list order decides the priority; markers in a nested list are of equal priority. Default: version control (`.git`, `.hg`, `.jj`, `.svn`), else a project file (`package.json`, `tsconfig.json`, `jsconfig.json`, `deno.json`, `pyproject.toml`, `setup.py`, `go.mod`, `Cargo.toml`).
 ---@field filetypes table<string, infill.FiletypeRule> Which filetypes to serve: `true`, `false` or a function of the buffer; `"*"` is the fallback.
 ---@field auto_trigger boolean Ask for suggestions while typing in insert mode. Default `true`.
 ---@field debounce integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
@@ -34,7 +34,21 @@ M.defaults = {
   enabled = true,
   cmd = nil,
   env = {},
-  root_markers = { ".git", ".hg", ".jj", ".svn" },
+  -- The repository first: a monorepo's packages then share one server, and their imports of each other are inside
+  -- its workspace. A project file only for projects outside version control.
+  root_markers = {
+    { ".git", ".hg", ".jj", ".svn" },
+    {
+      "package.json",
+      "tsconfig.json",
+      "jsconfig.json",
+      "deno.json",
+      "pyproject.toml",
+      "setup.py",
+      "go.mod",
+      "Cargo.toml",
+    },
+  },
   filetypes = {
     ["*"] = true,
     help = false,
@@ -111,6 +125,26 @@ local function has_type(value, expected)
   return false
 end
 
+--- Whether `markers` is a list of names or of lists of names.
+---@param markers table
+---@return boolean
+local function valid_root_markers(markers)
+  if not vim.islist(markers) then
+    return false
+  end
+  for _, entry in ipairs(markers) do
+    if type(entry) ~= "string" and not (type(entry) == "table" and vim.islist(entry)) then
+      return false
+    end
+    for _, name in ipairs(type(entry) == "table" and entry or {}) do
+      if type(name) ~= "string" then
+        return false
+      end
+    end
+  end
+  return true
+end
+
 --- Check a merged configuration; returns one message per problem (empty when valid).
 ---@param opts table
 ---@return string[]
@@ -130,6 +164,9 @@ function M.validate(opts)
   end
   if type(opts.cmd) == "table" and (#opts.cmd == 0 or not vim.islist(opts.cmd)) then
     problem('option "cmd" must be a non-empty list of strings')
+  end
+  if type(opts.root_markers) == "table" and not valid_root_markers(opts.root_markers) then
+    problem('option "root_markers" must be a list of names or of lists of names')
   end
   if type(opts.debounce) == "number" and opts.debounce < 0 then
     problem('option "debounce" must be >= 0')
@@ -183,6 +220,9 @@ function M.setup(user)
   end
   if type(opts.cmd) == "table" and (#opts.cmd == 0 or not vim.islist(opts.cmd)) then
     opts.cmd = nil
+  end
+  if not valid_root_markers(opts.root_markers) then
+    opts.root_markers = vim.deepcopy(M.defaults.root_markers)
   end
   if opts.use_native and vim.lsp.inline_completion == nil then
     opts.use_native = false

@@ -172,11 +172,35 @@ function M.should_serve(bufnr)
   return rule == true
 end
 
---- Project root of `bufnr`: the nearest folder with a root marker, else the working directory.
+--- Project root of `bufnr`, which the server gets as its workspace folder: the nearest folder holding a marker of
+--- the first entry of `root_markers`, else of the next one, and so on; else the working directory if the file lies
+--- in it, else the file's folder (a workspace that does not hold the file would give the server no context).
 ---@param bufnr integer
 ---@return string
 function M.root(bufnr)
-  return vim.fs.root(bufnr, config.options.root_markers) or vim.fn.getcwd()
+  for _, markers in ipairs(config.options.root_markers) do
+    -- A function keeps a nested list's names of equal priority: given the list, vim.fs.root() tries its names one
+    -- after another on Neovim 0.12 but together on 0.10.
+    local names = type(markers) == "table" and markers or { markers }
+    local root = vim.fs.root(bufnr, function(name)
+      return vim.list_contains(names, name)
+    end)
+    if root then
+      return root
+    end
+  end
+  local cwd = vim.fn.getcwd()
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == "" or name:find("^%a[%w+.-]*://") then
+    return cwd
+  end
+  local dir = vim.fs.dirname(vim.fs.normalize(vim.fn.fnamemodify(name, ":p")))
+  -- getcwd() is a real path; the file's may go through a symlink.
+  local real = vim.uv.fs_realpath(dir) or dir
+  if real == cwd or vim.startswith(real, cwd == "/" and "/" or cwd .. "/") then
+    return cwd
+  end
+  return dir
 end
 
 --- Settings sent to the server: the user's, with the plugin's on/off switch folded into `enable`.

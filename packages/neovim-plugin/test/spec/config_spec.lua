@@ -45,6 +45,7 @@ describe("config", function()
       keymaps = { accept = 1, bogus = "x" },
       filetypes = { lua = "yes" },
       cmd = {},
+      root_markers = { ".git", { "package.json", 3 } },
       colour = "red",
     })
     h.eq({
@@ -53,6 +54,7 @@ describe("config", function()
       'option "auto_trigger" must be a boolean, got number',
       'option "cmd" must be a non-empty list of strings',
       'option "debounce" must be a number, got string',
+      'option "root_markers" must be a list of names or of lists of names',
       'unknown keymap "bogus"',
       'unknown option "colour"',
     }, problems)
@@ -60,6 +62,7 @@ describe("config", function()
     h.eq(true, opts.auto_trigger)
     h.eq(nil, opts.colour)
     h.eq(nil, opts.cmd, "an empty cmd falls back to finding the server")
+    h.eq(config.defaults.root_markers, opts.root_markers)
   end)
 
   it("refuses a non-table", function()

@@ -102,6 +102,63 @@ describe("lsp", function()
     end)
   end)
 
+  describe("root", function()
+    local saved_cwd
+    before_each(function()
+      saved_cwd = vim.fn.getcwd()
+    end)
+    after_each(function()
+      vim.cmd.cd(vim.fn.fnameescape(saved_cwd))
+    end)
+
+    --- A fresh folder holding `files` (paths relative to it; a name ending in "/" is a folder); its real path.
+    local function tree(files)
+      local dir = vim.fn.tempname()
+      for _, file in ipairs(files) do
+        local path = dir .. "/" .. file
+        if file:sub(-1) == "/" then
+          vim.fn.mkdir(path, "p")
+        else
+          vim.fn.mkdir(vim.fs.dirname(path), "p")
+          vim.fn.writefile({}, path)
+        end
+      end
+      return assert(vim.uv.fs_realpath(dir))
+    end
+
+    local function root_of(path)
+      return lsp.root(vim.fn.bufadd(path))
+    end
+
+    it("is the repository, even when a project file is nearer (a monorepo's packages share it)", function()
+      local dir = tree({ ".git/", "package.json", "packages/a/package.json", "packages/a/src/x.ts" })
+      h.eq(dir, root_of(dir .. "/packages/a/src/x.ts"))
+    end)
+
+    it("is the nearest project file's folder outside version control, any project file alike", function()
+      local dir =
+        tree({ "pyproject.toml", "pkg/mod.py", "web/tsconfig.json", "web/src/package.json", "web/src/a.ts" })
+      h.eq(dir, root_of(dir .. "/pkg/mod.py"))
+      h.eq(dir .. "/web/src", root_of(dir .. "/web/src/a.ts"))
+    end)
+
+    it("follows the order of a flat root_markers list", function()
+      local dir = tree({ ".git/", "sub/Makefile", "sub/f.c" })
+      config.setup({ root_markers = { "Makefile", ".git" } })
+      h.eq(dir .. "/sub", root_of(dir .. "/sub/f.c"))
+      config.setup({ root_markers = { ".git", "Makefile" } })
+      h.eq(dir, root_of(dir .. "/sub/f.c"))
+    end)
+
+    it("without a marker: the working directory if it holds the file, else the file's folder", function()
+      local dir = tree({ "loose/deep/f.lua", "elsewhere/" })
+      vim.cmd.cd(vim.fn.fnameescape(dir))
+      h.eq(dir, root_of(dir .. "/loose/deep/f.lua"))
+      vim.cmd.cd(vim.fn.fnameescape(dir .. "/elsewhere"))
+      h.eq(dir .. "/loose/deep", root_of(dir .. "/loose/deep/f.lua"))
+    end)
+  end)
+
   describe("should_serve", function()
     local function buf(ft, buftype)
       local b = vim.api.nvim_create_buf(true, false)
