@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { PROVIDER_INFO } from "@infill/core/provider-info";
 import {
   type CancellationToken,
@@ -17,13 +18,13 @@ import {
   ShowMessageNotification,
   TextDocumentSyncKind,
   type WatchDog,
-  type WorkspaceFolder,
 } from "vscode-languageserver";
 import { createProtocolConnection, StreamMessageReader } from "vscode-languageserver/node";
 import pkg from "../package.json" with { type: "json" };
 import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
 import { EMPTY_BLOCK } from "./context/block.js";
 import type { RepositoryContext } from "./context/repository-context.js";
+import { initialFolders, type WorkspaceFolderParam } from "./context/workspace.js";
 import { Documents } from "./documents.js";
 import { type Answer, CompletionEngine, type ContextSource, type RequestKind } from "./engine.js";
 import { type FailureNotice, type FailureSubject, missingKeyNotice, UpstreamHealth } from "./health.js";
@@ -216,7 +217,7 @@ export function startServer(options: ServerOptions): RunningServer {
 
   // Repository context is loaded once `initialize` is answered (it brings the parsers and the file rules);
   // until then nothing depends on it, so document events before it only matter to the documents themselves.
-  let workspaceFolders: WorkspaceFolder[] = [];
+  let workspaceFolders: WorkspaceFolderParam[] = [];
   let repository: RepositoryContext | undefined;
   let repositoryLoading: Promise<RepositoryContext> | undefined;
   const loadRepository = () => {
@@ -279,7 +280,7 @@ export function startServer(options: ServerOptions): RunningServer {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     clientCapabilities = params.capabilities;
-    workspaceFolders = params.workspaceFolders ?? (params.rootUri ? [{ uri: params.rootUri, name: "" }] : []);
+    workspaceFolders = initialFolders(params, homedir());
     documents.encoding = negotiateEncoding(params.capabilities.general?.positionEncodings);
     const init = params.initializationOptions as Record<string, unknown> | null | undefined;
     // Editors put their own keys next to ours; the server's keys may also sit under an `infill` section.

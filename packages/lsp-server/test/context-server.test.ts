@@ -331,6 +331,23 @@ export function receipt(lines: number[]): string {
     expect(lastPrompt(s)).toContain("formatPrice(centsInMinorUnits: number");
   });
 
+  it("sees a file changed on disk without any watched-file event, within seconds", async () => {
+    const s = await workspaceSession();
+    const file = uri("src/cart.ts");
+    const at = await s.open(file, CART_TS);
+    await s.inline(file, at);
+    write("src/item.ts", ITEM_TS.replace("cents: number, currency", "pennies: number, currency"));
+    // Each request reuses the block and has its files re-checked in the background (at most every 2 s); an edit
+    // on the blank line above keeps the requests going upstream.
+    const deadline = performance.now() + 8_000;
+    while (!lastPrompt(s).includes("formatPrice(pennies: number") && performance.now() < deadline) {
+      await s.type(file, { line: 1, character: 0 }, " ");
+      await s.inline(file, { line: at.line, character: at.character });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(lastPrompt(s)).toContain("formatPrice(pennies: number");
+  });
+
   it("chooses again when a watched file changes on disk", async () => {
     const s = await workspaceSession(
       {},

@@ -55,6 +55,8 @@ const SIMILAR_PER_FILE = 2;
 const SIMILAR_MIN_SCORE = 0.1;
 /** Open documents whose windows are indexed at most (the most recently used ones). */
 const INDEXED_DOCUMENTS_MAX = 100;
+/** A reused block's files are re-checked on disk at most this often, in ms (the source cache's own period). */
+const RECHECK_MS = 2000;
 /** Time allowed for a document's index to be rebuilt after an edit, ms (off the request path). */
 const INDEX_DELAY_MS = 300;
 
@@ -98,6 +100,8 @@ interface DocState {
   importsEnd: number;
   /** The imports were edited: read them again at the next request, and choose again if they changed. */
   importsEdited: boolean;
+  /** When its files were last re-checked on disk (`performance.now()`). */
+  checkedAt: number;
   stale: Reason | undefined;
 }
 
@@ -157,7 +161,10 @@ export class RepositoryContext {
     const state = this.#states.get(doc.uri);
     const reason = this.#staleness(state, doc, position, budgetTokens, settings);
     this.#lastUri = doc.uri;
-    if (!reason && state) return { block: state.block, ms: performance.now() - started, recomputed: false };
+    if (!reason && state) {
+      this.#recheck(state);
+      return { block: state.block, ms: performance.now() - started, recomputed: false };
+    }
 
     const computing = this.#choose(doc, position, budgetTokens, settings)
       .then((next) => {
@@ -243,6 +250,18 @@ export class RepositoryContext {
   /** Stop background work (shutdown). */
   dispose(): void {
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
+  }
+
+  /**
+   * A reused block's files are re-checked on disk in the background (at most every 2 s): without watched-file
+   * events (Neovim on Linux, a file another program wrote), a change would otherwise stay unseen while the block
+   * lives. A file that changed marks the block stale for the next request.
+   */
+  #recheck(state: DocState): void {
+    const now = performance.now();
+    if (now - state.checkedAt < RECHECK_MS) return;
+    state.checkedAt = now;
+    for (const source of state.sources) this.#sources.peek(source);
   }
 
   /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */
@@ -366,6 +385,7 @@ export class RepositoryContext {
       imported,
       importsEnd,
       importsEdited: false,
+      checkedAt: performance.now(),
       stale: undefined,
     };
   }

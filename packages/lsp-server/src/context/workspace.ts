@@ -1,4 +1,4 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, parse, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** A workspace folder as LSP gives it. */
@@ -12,6 +12,27 @@ export interface Folder {
   /** Absolute path, without a trailing separator. */
   readonly path: string;
   readonly name: string;
+}
+
+/** What `initialize` says about the workspace. */
+export interface InitializeFolders {
+  readonly workspaceFolders?: readonly WorkspaceFolderParam[] | null;
+  readonly rootUri?: string | null;
+  readonly rootPath?: string | null;
+}
+
+/**
+ * The workspace folders an `initialize` names: `workspaceFolders` when it lists any, else `rootUri`, else the
+ * deprecated `rootPath` (Helix started outside any project sends only that: its working directory), unless that is
+ * the filesystem root or `home`, which are no project.
+ */
+export function initialFolders(params: InitializeFolders, home: string): WorkspaceFolderParam[] {
+  if (params.workspaceFolders && params.workspaceFolders.length > 0) return [...params.workspaceFolders];
+  if (params.rootUri) return [{ uri: params.rootUri, name: "" }];
+  if (!params.rootPath || !isAbsolute(params.rootPath)) return [];
+  const path = resolve(params.rootPath);
+  if (path === parse(path).root || path === resolve(home)) return [];
+  return [{ uri: pathToUri(path), name: "" }];
 }
 
 /** The absolute path of a `file:` URI, or undefined for other schemes and malformed URIs. */

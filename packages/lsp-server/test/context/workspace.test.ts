@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contains, pathToUri, uriToPath, Workspace } from "../../src/context/workspace.js";
+import { contains, initialFolders, pathToUri, uriToPath, Workspace } from "../../src/context/workspace.js";
 
 describe("uriToPath", () => {
   it.each([
@@ -62,5 +62,21 @@ describe("Workspace", () => {
       ["/b", "b"],
       ["/c", "c"],
     ]);
+  });
+});
+
+describe("initialFolders", () => {
+  const home = "/home/u";
+  it.each([
+    [{ workspaceFolders: [{ uri: "file:///w", name: "w" }], rootUri: "file:///r" }, ["file:///w"]],
+    [{ workspaceFolders: [], rootUri: "file:///r" }, ["file:///r"]],
+    [{ workspaceFolders: null, rootUri: null, rootPath: "/home/u/project" }, ["file:///home/u/project"]],
+    [{ workspaceFolders: [], rootUri: null, rootPath: "/home/u/project/" }, ["file:///home/u/project"]],
+    [{ rootPath: "/" }, []],
+    [{ rootPath: "/home/u" }, []],
+    [{ rootPath: "relative/dir" }, []],
+    [{}, []],
+  ])("%j → %j", (params, uris) => {
+    expect(initialFolders(params, home).map((folder) => folder.uri)).toEqual(uris);
   });
 });
