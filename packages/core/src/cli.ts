@@ -13,9 +13,11 @@ import { splitAt } from "./position.js";
 import { ProviderClient } from "./provider-client.js";
 import type { FimRequest } from "./providers/fim-request.js";
 import { isProviderName, PROVIDER_INFO, PROVIDER_NAMES, type ProviderName } from "./providers/info.js";
+import { runUsageCommand } from "./usage-command.js";
 import { VERSION } from "./version.js";
 
 const HELP = `Usage: infill complete (--prompt TEXT [--suffix TEXT] | --file FILE --line N --character N) [options]
+       infill usage [--month YYYY-MM] [--json]   (see infill usage --help)
 
 Asks a FIM provider (by default DeepSeek's FIM Completion API) for the text between a prompt and a
 suffix, and prints it.
@@ -93,6 +95,12 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "usage") {
+    const { code, stdout, stderr } = await runUsageCommand(argv.slice(1));
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    return code;
+  }
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
   >;

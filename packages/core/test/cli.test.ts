@@ -1,15 +1,16 @@
 // The built `infill` CLI (dist/cli.js) as a child process, against @infill/sim.
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type DialectName, type Sim, startSim } from "@infill/sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_MODEL, FimClient, VERSION } from "../src/index.js";
+import { DEFAULT_MODEL, FimClient, summarizeUsage, VERSION } from "../src/index.js";
+import { formatUsageSummary, parseUsageLog } from "../src/usage-report.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const cliPath = join(packageDir, "dist", "cli.js");
@@ -395,4 +396,117 @@ describe("help and version", () => {
   it("--version prints the version", async () => {
     expect(await infill(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
   });
+});
+
+describe("infill usage", () => {
+  const fixtureLog = fileURLToPath(new URL("./fixtures/usage/2026-10.jsonl", import.meta.url));
+  let state: string;
+
+  beforeAll(async () => {
+    state = join(dir, "state");
+    await mkdir(join(state, "infill", "usage"), { recursive: true });
+    await copyFile(fixtureLog, join(state, "infill", "usage", "2026-10.jsonl"));
+  });
+
+  it("prints the month and each model from the log under XDG_STATE_HOME", async () => {
+    const run = await infill(["usage", "--month", "2026-10"], { XDG_STATE_HOME: state });
+    const file = join(state, "infill", "usage", "2026-10.jsonl");
+    const summary = summarizeUsage(
+      parseUsageLog(await readFile(file, "utf8")).records,
+      "2026-10",
+      "2026-11-23",
+    );
+    expect(run).toEqual({
+      code: 0,
+      stdout: `infill usage, 2026-10 (${file})\n\n${formatUsageSummary(summary)}3 lines of ${file} could not be read.\n`,
+      stderr: "",
+    });
+    expect(run.stdout).toMatch(/\n2026-10 +122 +397,000 +93 % +4,800 +\$0.00642\* +95 +38 +40 %\n/);
+  });
+
+  it("--json prints the same figures as JSON", async () => {
+    const run = await infill(["usage", "--month", "2026-10", "--json"], { XDG_STATE_HOME: state });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as {
+      skippedLines: number;
+      total: Record<string, unknown>;
+      models: unknown[];
+    };
+    expect(json.skippedLines).toBe(3);
+    expect(json.total).toMatchObject({
+      requests: 122,
+      shown: 95,
+      accepted: 28,
+      acceptedPartly: 10,
+      acceptanceRate: 0.4,
+    });
+    expect(json.total.cost).toBeCloseTo(0.00642275, 12);
+    expect(json.models).toHaveLength(3);
+  });
+
+  it("falls back to ~/.local/state, and says when a month has nothing", async () => {
+    const run = await infill(["usage", "--month", "2026-09"], { HOME: join(dir, "home") });
+    const file = join(dir, "home", ".local", "state", "infill", "usage", "2026-09.jsonl");
+    expect(run).toEqual({ code: 0, stdout: `No usage recorded for 2026-09 (${file}).\n`, stderr: "" });
+  });
+
+  it.each([
+    [["usage", "--month", "2026-13"], /--month must be a month as YYYY-MM .*got 2026-13/],
+    [["usage", "--month", "last"], /--month must be a month/],
+    [["usage", "--bogus"], /Unknown option '--bogus'.*see infill usage --help/],
+    [["usage", "extra"], /Unexpected argument 'extra'|positional/i],
+  ])("%j: exit 2 with one line", async (args, message) => {
+    const run = await infill(args, { XDG_STATE_HOME: state });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trimEnd()).not.toContain("\n");
+  });
+
+  it("--help explains the command", async () => {
+    const run = await infill(["usage", "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("infill usage [--month YYYY-MM] [--json]");
+  });
+});
+
+describe("the usage log with several writers", () => {
+  it("loses no line when processes append to the same file at once (O_APPEND, one write each)", async () => {
+    const file = join(dir, "concurrent", "2026-11.jsonl");
+    const writers = 4;
+    // Every process waits for the same moment, then appends (two records per append) for the same 400 ms, so the
+    // appends really overlap; each prints how many it made.
+    const startAt = Date.now() + 5_000;
+    const script = `
+      import { appendUsageRecords } from ${JSON.stringify(pathToFileURL(join(packageDir, "dist", "usage-log.js")).href)};
+      const [file, id, startAt] = process.argv.slice(1);
+      const base = { cancelled: 0, superseded: 0, failed: 0, unreported: 0, cacheHitTokens: 0, cacheMissTokens: 0,
+        completionTokens: 0, cost: 0.000001, unpricedTokens: 0, shown: 1, accepted: 0, acceptedPartly: 0, acceptedChars: 0 };
+      await new Promise((resolve) => setTimeout(resolve, Number(startAt) - Date.now()));
+      let appends = 0;
+      while (Date.now() < Number(startAt) + 400) {
+        appendUsageRecords(file, [
+          { ...base, day: "2026-11-02", provider: "deepseek", model: "writer-" + id, requests: 1 },
+          { ...base, day: "2026-11-03", provider: "deepseek", model: "writer-" + id, requests: 2 },
+        ]);
+        appends++;
+      }
+      process.stdout.write(String(appends));`;
+    const counts = await Promise.all(
+      Array.from({ length: writers }, async (_, id) => {
+        const args = ["--input-type=module", "-e", script, file, String(id), String(startAt)];
+        return Number((await promisify(execFile)(process.execPath, args)).stdout);
+      }),
+    );
+    const { records, skipped } = parseUsageLog(await readFile(file, "utf8"));
+    expect(skipped).toBe(0);
+    const appends = counts.reduce((a, b) => a + b, 0);
+    expect(Math.min(...counts)).toBeGreaterThan(10);
+    expect(records).toHaveLength(appends * 2);
+    const summary = summarizeUsage(records, "2026-11", "2026-11-03");
+    expect(summary.total.requests).toBe(appends * 3);
+    expect(summary.today?.figures.requests).toBe(appends * 2);
+    const byWriter = new Map(summary.models.map((m) => [m.model, m.figures.requests]));
+    expect(counts.map((_, id) => byWriter.get(`writer-${id}`))).toEqual(counts.map((n) => n * 3));
+  }, 60_000);
 });
