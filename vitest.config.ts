@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@infill\/core$/, replacement: src("core") },
       { find: /^@infill\/core\/provider-info$/, replacement: src("core", "providers/info.ts") },
+      { find: /^@infill\/core\/usage$/, replacement: src("core", "usage.ts") },
       { find: /^@infill\/sim$/, replacement: src("sim") },
     ],
   },

@@ -128,8 +128,27 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
     expect(withoutAnsi(stdout)).toContain(`✓ infill: ${join(sandbox.dir, "bin/infill-lsp")}`);
   });
 
-  it("offers the completion from @infill/sim in the menu, and once accepted it is in the saved file", async () => {
-    await completeAndSave(bin, sandbox, sim);
+  it("offers the completion from @infill/sim in the menu, once accepted it is in the saved file, and :lsp-workspace-command infill.status shows the figures", async () => {
+    await completeAndSave(bin, sandbox, sim, "infill-helix", async (hx, log) => {
+      // `:lsp-workspace-command infill.status` runs the command, and since Helix shows nothing of a command's
+      // result, the server says it as a message, on the status line. Helix 25.07 does not run a completion item's
+      // `command`, so the suggestion taken from the menu counts as shown only.
+      await hx.type(":lsp-workspace-command infill.status");
+      await hx.keys("Enter");
+      await hx.waitFor(
+        "the status message",
+        (s) =>
+          /^infill: 1 request, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 0 of 1 \(0 %\)/m.test(
+            s,
+          ),
+        { context: log.tail },
+      );
+      const text = await log.read();
+      expect(text).toMatch(
+        /infill -> .*"method":"workspace\/executeCommand","params":\{"arguments":\[\],"command":"infill.status"\}/,
+      );
+      expect(text).not.toMatch(/"method":"workspace\/executeCommand"[^\n]*"infill\.accepted"/);
+    });
   });
 
   it("sends the project as workspace folder, and the declaration of a function from a file it never opened", async () => {
@@ -203,12 +222,16 @@ describe("Helix 25.07 with the README's Ollama configuration", () => {
   });
 });
 
-/** Type after `const beta = co` in Helix, take infill's item from the menu, accept it and save the file. */
+/**
+ * Type after `const beta = co` in Helix, take infill's item from the menu, accept it and save the file; then
+ * `andThen`, with Helix still running.
+ */
 async function completeAndSave(
   bin: string,
   sandbox: Sandbox,
   sim: Sim,
   socket = "infill-helix",
+  andThen?: (hx: Tmux, log: { read(): Promise<string>; tail(): Promise<string> }) => Promise<void>,
 ): Promise<void> {
   const file = join(sandbox.project, "sample.ts");
   await writeFile(file, SAMPLE.text);
@@ -268,6 +291,7 @@ async function completeAndSave(
       { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
     );
     expect(saved).toBe(expected);
+    await andThen?.(hx, { read: readLog, tail: logTail });
   } finally {
     await hx.kill();
   }

@@ -3,6 +3,7 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { statusDeclarations } from "./build/status-declarations.mjs";
 
 const leanUndici = fileURLToPath(new URL("./build/undici-lean.cjs", import.meta.url));
 
@@ -23,7 +24,8 @@ const entry = `${outdir}/infill-lsp.js`;
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { "infill-lsp": "src/bin.ts" },
+  // The server, and `@infill/lsp-server/status` (the schema of `infill.status`), which shares the zod chunk.
+  entryPoints: { "infill-lsp": "src/bin.ts", status: "src/status.ts" },
   outdir,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -48,6 +50,7 @@ await build({
   alias: {
     "@infill/core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)),
     "@infill/core/provider-info": fileURLToPath(new URL("../core/src/providers/info.ts", import.meta.url)),
+    "@infill/core/usage": fileURLToPath(new URL("../core/src/usage.ts", import.meta.url)),
     "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
   },
   plugins: [leanUndiciPlugin],
@@ -62,3 +65,8 @@ await build({
 // more memory.
 writeFileSync(entry, `#!/usr/bin/env -S node --max-semi-space-size=1\n${readFileSync(entry, "utf8")}`);
 chmodSync(entry, 0o755);
+
+writeFileSync(
+  `${outdir}/status.d.ts`,
+  statusDeclarations(fileURLToPath(new URL("./src/stats/status-schema.ts", import.meta.url))),
+);

@@ -40,14 +40,6 @@ export {
 export { OLLAMA_DEFAULT_KEEP_ALIVE } from "./providers/ollama.js";
 export type { FimChunk, FimCompletion } from "./providers/provider.js";
 export {
-  type BilledTokens,
-  estimateCost,
-  type ModelPrice,
-  PRICES,
-  PRICES_AS_OF,
-  priceOf,
-} from "./prices.js";
-export {
   type CompletionChoice,
   CompletionChoiceSchema,
   type CompletionChunk,
@@ -64,14 +56,7 @@ export {
   type Usage,
   UsageSchema,
 } from "./schemas.js";
-export { appendUsageRecords, localDay, type UsageRecord, usageDirectory, usageFile } from "./usage-log.js";
+// Prices, usage totals and the usage log's writer: the same as `@infill/core/usage`.
+export * from "./usage.js";
 export { readUsageLog, summarizeUsage, type UsageFigures, type UsageSummary } from "./usage-report.js";
-export {
-  acceptanceRate,
-  addTotals,
-  cacheHitRatio,
-  emptyTotals,
-  isEmptyTotals,
-  type UsageTotals,
-} from "./usage-totals.js";
 export { VERSION } from "./version.js";

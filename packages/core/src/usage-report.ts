@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { formatCost, formatPercent } from "./usage-format.js";
 import { USAGE_LOG_VERSION, type UsageRecord } from "./usage-log.js";
 import {
   acceptanceRate,
@@ -119,18 +120,6 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
     map.set(key, value);
   }
   return value;
-}
-
-/** An estimated cost in US dollars as shown: whole cents from $1, else three significant digits. */
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  return `$${Number(usd.toPrecision(3))}`;
-}
-
-/** A share 0..1 as a whole percentage, or `–` when there is none. */
-export function formatPercent(ratio: number | null): string {
-  return ratio === null ? "–" : `${Math.round(ratio * 100)} %`;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");

@@ -421,7 +421,7 @@ describe("infill usage", () => {
       stdout: `infill usage, 2026-10 (${file})\n\n${formatUsageSummary(summary)}3 lines of ${file} could not be read.\n`,
       stderr: "",
     });
-    expect(run.stdout).toMatch(/\n2026-10 +122 +397,000 +93 % +4,800 +\$0.00642\* +95 +38 +40 %\n/);
+    expect(run.stdout).toMatch(/\n2026-10 +122 +397,000 +93 % +4,800 +\$0.006423\* +95 +38 +40 %\n/);
   });
 
   it("--json prints the same figures as JSON", async () => {

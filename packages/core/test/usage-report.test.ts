@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { emptyTotals, summarizeUsage, type UsageRecord } from "../src/index.js";
-import { formatCost, formatUsageSummary, parseUsageLog } from "../src/usage-report.js";
+import { formatCost } from "../src/usage-format.js";
+import { formatUsageSummary, parseUsageLog } from "../src/usage-report.js";
 
 const fixture = readFileSync(new URL("./fixtures/usage/2026-10.jsonl", import.meta.url), "utf8");
 
@@ -94,11 +95,13 @@ describe("summarizeUsage", () => {
 describe("formatCost", () => {
   it.each([
     [0, "$0"],
-    [0.00642275, "$0.00642"],
-    [0.000123456, "$0.000123"],
-    [0.5, "$0.5"],
-    [1.005, "$1.00"],
+    [0.0000142, "$0.000014"],
+    [0.00642275, "$0.006423"],
+    [0.0051, "$0.005100"],
+    [0.5, "$0.5000"],
+    [0.123456, "$0.1235"],
     [12.345, "$12.35"],
+    [1234.5, "$1234.50"],
   ])("%d → %s", (usd, shown) => {
     expect(formatCost(usd)).toBe(shown);
   });
@@ -109,13 +112,13 @@ describe("formatUsageSummary", () => {
     const summary = summarizeUsage(parseUsageLog(fixture).records, "2026-10", "2026-10-02");
     expect(formatUsageSummary(summary)).toBe(
       [
-        "                    requests  prompt tokens  cached  output tokens  est. cost  shown  taken  rate",
-        "today (2026-10-02)        65        216,000    93 %          2,600  $0.00294*     50     20  40 %",
-        "2026-10                  122        397,000    93 %          4,800  $0.00642*     95     38  40 %",
+        "                    requests  prompt tokens  cached  output tokens   est. cost  shown  taken  rate",
+        "today (2026-10-02)        65        216,000    93 %          2,600  $0.002940*     50     20  40 %",
+        "2026-10                  122        397,000    93 %          4,800  $0.006423*     95     38  40 %",
         "",
         "model                        requests  prompt tokens  cached  output tokens  est. cost  shown  taken  rate",
-        "deepseek-v4-flash                 107        361,000    94 %          4,300    $0.0051     81     32  40 %",
-        "deepseek-v4-pro                    10         32,000    94 %            400   $0.00133      9      4  44 %",
+        "deepseek-v4-flash                 107        361,000    94 %          4,300  $0.005096     81     32  40 %",
+        "deepseek-v4-pro                    10         32,000    94 %            400  $0.001327      9      4  44 %",
         "qwen2.5-coder:1.5b (ollama)         5          4,000     0 %            100        $0*      5      2  40 %",
         "",
         "Costs are estimates: list prices per million tokens (see `prices` in infill-lsp's settings), no discounts.",

@@ -30,5 +30,18 @@ function run(): void {
   // The client went away: nothing left to serve.
   process.stdin.on("end", () => process.exit(0));
   process.stdout.on("error", () => process.exit(0));
-  startServer({ input: process.stdin, output: process.stdout, onExit: (code) => process.exit(code) });
+  const server = startServer({
+    input: process.stdin,
+    output: process.stdout,
+    onExit: (code) => process.exit(code),
+  });
+  // However the process ends, the usage counted since the last write goes to the usage log first: at exit, and on
+  // the signals editors stop servers with (then the signal is raised again, so the server still dies of it).
+  process.on("exit", () => server.flushUsage());
+  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+    process.once(signal, () => {
+      server.flushUsage();
+      process.kill(process.pid, signal);
+    });
+  }
 }

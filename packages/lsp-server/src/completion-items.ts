@@ -1,4 +1,5 @@
 import {
+  type Command,
   type CompletionItem,
   CompletionItemKind,
   type CompletionList,
@@ -7,6 +8,8 @@ import {
   type Position,
   type Range,
 } from "vscode-languageserver";
+import { ACCEPTED_COMMAND } from "./stats/commands.js";
+import { codePoints } from "./type-through.js";
 
 /** A suggestion placed in the document: insert `text` at `position`, replacing `replaceEnd` units after it. */
 export interface Placement {
@@ -19,13 +22,33 @@ export interface Placement {
   wordBefore: string;
   /** Length of `wordBefore` in the client's encoding. */
   wordBeforeLength: number;
+  /** The suggestion `text` is the rest of, for reporting it taken: its id, and its characters before `text`. */
+  accept?: { id: string; before: number };
+}
+
+/** The `infill.accepted` command for an item that takes `taken` of the placement's suggestion. */
+function acceptedCommand(placement: Placement, taken: string): Command | undefined {
+  if (!placement.accept) return undefined;
+  const { id, before } = placement.accept;
+  return {
+    title: "infill: accepted",
+    command: ACCEPTED_COMMAND,
+    arguments: [{ id, chars: before + codePoints(taken) }],
+  };
 }
 
 const LABEL_MAX = 80;
 
 /** Ghost text for `textDocument/inlineCompletion`: one item whose range covers what it replaces. */
 export function inlineItems(placement: Placement): InlineCompletionItem[] {
-  return [{ insertText: placement.text, range: { start: placement.position, end: placement.end } }];
+  const command = acceptedCommand(placement, placement.text);
+  return [
+    {
+      insertText: placement.text,
+      range: { start: placement.position, end: placement.end },
+      ...(command ? { command } : {}),
+    },
+  ];
 }
 
 /**
@@ -44,17 +67,21 @@ export function completionList(placement: Placement): CompletionList {
   const firstLine = firstContentLine(text);
   const multiLine = firstLine.length < text.length;
   const items: CompletionItem[] = [];
-  const item = (insert: string, sortText: string, detail: string): CompletionItem => ({
-    label: label(wordBefore + insert),
-    kind: CompletionItemKind.Text,
-    detail,
-    filterText: wordBefore + firstLine.trimStart(),
-    sortText,
-    preselect: sortText === "0",
-    insertTextFormat: InsertTextFormat.PlainText,
-    textEdit: { range, newText: wordBefore + insert },
-    ...(insert.includes("\n") ? { documentation: { kind: "markdown", value: fence(text) } } : {}),
-  });
+  const item = (insert: string, sortText: string, detail: string): CompletionItem => {
+    const command = acceptedCommand(placement, insert);
+    return {
+      label: label(wordBefore + insert),
+      kind: CompletionItemKind.Text,
+      detail,
+      filterText: wordBefore + firstLine.trimStart(),
+      sortText,
+      preselect: sortText === "0",
+      insertTextFormat: InsertTextFormat.PlainText,
+      textEdit: { range, newText: wordBefore + insert },
+      ...(insert.includes("\n") ? { documentation: { kind: "markdown", value: fence(text) } } : {}),
+      ...(command ? { command } : {}),
+    };
+  };
   if (multiLine) items.push(item(firstLine, "0", "infill (line)"));
   items.push(item(text, multiLine ? "1" : "0", multiLine ? "infill (block)" : "infill"));
   return { isIncomplete: true, items };

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { PROVIDER_INFO } from "@infill/core/provider-info";
+import { usageDirectory } from "@infill/core/usage";
 import {
   type CancellationToken,
   type ClientCapabilities,
@@ -8,6 +9,7 @@ import {
   createConnection as createServerConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   type InitializeParams,
   type InitializeResult,
   type InlineCompletionList,
@@ -15,6 +17,7 @@ import {
   LogMessageNotification,
   MessageType,
   type Position,
+  ResponseError,
   ShowMessageNotification,
   TextDocumentSyncKind,
   type WatchDog,
@@ -33,6 +36,10 @@ import { FramedMessageWriter } from "./message-writer.js";
 import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
 import { probe } from "./probe.js";
 import { defaultSettings, mergeSettings, type Settings, type SettingsLayer } from "./settings.js";
+import { ACCEPTED_COMMAND, STATUS_COMMAND } from "./stats/commands.js";
+import { statusLine } from "./stats/status-line.js";
+import { UsageTracker } from "./stats/usage-tracker.js";
+import { workspaceOf } from "./stats/workspace-scope.js";
 import { type ClosableUpstream, preloadClient, providerUpstream, simUpstream } from "./upstreams.js";
 
 /** The server's version (the bundler inlines package.json). */
@@ -55,6 +62,8 @@ export interface ServerOptions {
 export interface RunningServer {
   /** Stop streaming, close the embedded sim if any, and close the connection. */
   dispose(): Promise<void>;
+  /** Write the usage totals not written yet, synchronously: for the moment the process exits. */
+  flushUsage(): void;
 }
 
 /** Only start a `$/progress` report for upstream requests still running after this long, in ms (no flicker). */
@@ -244,6 +253,19 @@ export function startServer(options: ServerOptions): RunningServer {
     },
   };
 
+  const usage = new UsageTracker({
+    settings: () => ({
+      provider: settings.provider,
+      model: modelOf(settings),
+      prices: settings.prices,
+      persist: settings.usage.persist,
+    }),
+    workspaceOf: (uri) => workspaceOf(workspaceFolders, uri),
+    directory: usageDirectory(env),
+    serverVersion: SERVER_VERSION,
+    log,
+  });
+
   const engine = new CompletionEngine({
     documents,
     upstream: currentUpstream,
@@ -251,7 +273,15 @@ export function startServer(options: ServerOptions): RunningServer {
     health,
     onFailure: tell,
     log,
-    onUpstream: () => startProgress(),
+    onUpstream: (uri) => {
+      const progressDone = startProgress();
+      const counted = usage.upstream(uri);
+      return (end) => {
+        progressDone();
+        counted(end);
+      };
+    },
+    onTypedThrough: (suggestion, chars) => usage.typedThrough(suggestion, chars),
     context,
   });
 
@@ -301,6 +331,7 @@ export function startServer(options: ServerOptions): RunningServer {
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         completionProvider: { resolveProvider: false },
         inlineCompletionProvider: true,
+        executeCommandProvider: { commands: [ACCEPTED_COMMAND, STATUS_COMMAND] },
       },
       serverInfo: { name: "infill-lsp", version: SERVER_VERSION },
     };
@@ -373,7 +404,9 @@ export function startServer(options: ServerOptions): RunningServer {
       return undefined;
     }
     if (settings.metrics) sendMetrics(uri, result);
-    return placement(uri, result);
+    const shown = usage.shown(uri, result.suggestion, result.text, result.latencyMs);
+    const place = placement(uri, result);
+    return place && { ...place, accept: shown };
   };
 
   const placement = (uri: string, result: Extract<Answer, { kind: "suggestion" }>): Placement | undefined => {
@@ -430,8 +463,30 @@ export function startServer(options: ServerOptions): RunningServer {
     return { ...result, error: result.error === null ? null : redact(result.error) };
   });
 
+  connection.onExecuteCommand(({ command, arguments: args }) => {
+    if (command === ACCEPTED_COMMAND) {
+      try {
+        usage.accepted(args);
+      } catch (error) {
+        return new ResponseError(ErrorCodes.InvalidParams, (error as Error).message);
+      }
+      return null;
+    }
+    if (command === STATUS_COMMAND) {
+      const status = usage.status();
+      const quiet = (args?.[0] as { message?: unknown } | undefined)?.message === false;
+      if (!quiet) showMessage(MessageType.Info, statusLine(status));
+      return status;
+    }
+    return new ResponseError(
+      ErrorCodes.InvalidParams,
+      `infill-lsp has no command ${JSON.stringify(command)}`,
+    );
+  });
+
   connection.onShutdown(async () => {
     engine.dispose();
+    usage.dispose();
     repository?.dispose();
     await upstream?.value?.close();
     upstream = undefined;
@@ -442,11 +497,13 @@ export function startServer(options: ServerOptions): RunningServer {
   return {
     async dispose() {
       engine.dispose();
+      usage.dispose();
       repository?.dispose();
       await upstream?.value?.close();
       upstream = undefined;
       connection.dispose();
     },
+    flushUsage: () => usage.flush(),
   };
 }
 
@@ -469,6 +526,13 @@ function subjectOf(settings: Settings): FailureSubject {
     model: settings.model ?? info.defaultModel,
     apiKeyEnv: settings.apiKeyEnv ?? info.apiKeyEnv,
   };
+}
+
+/** The model requests go to, as the usage figures name it: the setting, else the provider's default. */
+function modelOf(settings: Settings): string {
+  // The embedded simulator is asked as DeepSeek, with DeepSeek's default model.
+  if (settings.provider === "sim") return PROVIDER_INFO.deepseek.defaultModel!;
+  return settings.model ?? PROVIDER_INFO[settings.provider].defaultModel ?? `(${settings.provider}'s own model)`;
 }
 
 const LOG_TYPES = {

@@ -14,7 +14,13 @@ import {
 import { buildPromptWindow } from "./prompt-window.js";
 import { isEnabledFor, type Settings } from "./settings.js";
 import { comparePositions } from "./text-buffer.js";
-import { canServeFromPartial, matchTypeThrough, type Suggestion } from "./type-through.js";
+import {
+  canServeFromPartial,
+  matchTypeThrough,
+  type Suggestion,
+  type TypeThroughState,
+  typedThrough,
+} from "./type-through.js";
 
 /**
  * What the engine needs from the provider's client (`ProviderClient` fits): one request and answer shape whatever
@@ -69,6 +75,21 @@ export type RequestKind = "inline" | "completion";
 /** Where a suggestion came from: a new upstream request, memory (type-through), or a request already running. */
 export type SuggestionSource = "upstream" | "memory" | "shared";
 
+/** Why an upstream request stopped before its answer: the editor stopped waiting, or newer typing made it useless. */
+export type AbortReason = "cancelled" | "superseded";
+
+/** How an upstream request ended. */
+export interface UpstreamEnd {
+  /** `completed` (answered, or cut once the suggestion was settled), aborted (see {@link AbortReason}), `failed`. */
+  outcome: "completed" | AbortReason | "failed";
+  /** What failed, for a failed request. */
+  error?: unknown;
+  /** Token usage, when the provider reported it (a stream cut early or aborted has none). */
+  usage?: Usage;
+  /** Duration, in ms. */
+  ms: number;
+}
+
 /** The engine's answer to one completion request. */
 export type Answer =
   | {
@@ -88,6 +109,8 @@ export type Answer =
       usage?: Usage;
       /** The repository context of the upstream request, when context is on. */
       context?: ContextFigures;
+      /** The suggestion shown (the same object while it is typed through), from which `text` is what is left. */
+      suggestion: Suggestion;
     }
   | { kind: "none"; reason: NoSuggestionReason };
 
@@ -101,7 +124,9 @@ export interface EngineOptions {
   /** Called once per kind of failure (the health tracker deduplicates). */
   onFailure: (notice: FailureNotice) => void;
   /** Called when an upstream request starts; the returned function is called when it ends. */
-  onUpstream?: (uri: string) => () => void;
+  onUpstream?: (uri: string) => (end: UpstreamEnd) => void;
+  /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
+  onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
   /** Repository context; none means prompts carry the current buffer only. */
   context?: ContextSource;
   log: Logger;
@@ -121,6 +146,8 @@ const none = (reason: NoSuggestionReason): Answer => ({ kind: "none", reason });
 /** A one-shot answer slot: the first `resolve` wins, later ones are ignored. */
 class Slot {
   settled = false;
+  /** The answer, once settled. */
+  answer: Answer | undefined;
   #resolve!: (answer: Answer) => void;
   readonly promise = new Promise<Answer>((resolve) => {
     this.#resolve = resolve;
@@ -129,6 +156,7 @@ class Slot {
   resolve(answer: Answer): void {
     if (this.settled) return;
     this.settled = true;
+    this.answer = answer;
     this.#resolve(answer);
   }
 }
@@ -156,11 +184,16 @@ interface Inflight {
   stale: boolean;
   /** The repository context it was sent with. */
   context: ContextFigures | undefined;
+  /** What it suggested, once it ended with a suggestion. */
+  suggestion: Suggestion | undefined;
   result: Promise<FittedCompletion | null>;
 }
 
 /** What following the request in flight gave. */
-type Shared = { kind: "served"; result: FittedCompletion } | { kind: "diverged" } | { kind: "none" };
+type Shared =
+  | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
+  | { kind: "diverged" }
+  | { kind: "none" };
 
 interface DocState {
   waiters: Map<RequestKind, Slot>;
@@ -224,7 +257,7 @@ export class CompletionEngine {
     const running = state.inflight;
     if (running && comparePositions(from, running.anchor) < 0) {
       running.stale = true;
-      running.controller.abort();
+      running.controller.abort("superseded" satisfies AbortReason);
     }
   }
 
@@ -233,7 +266,7 @@ export class CompletionEngine {
     const state = this.#states.get(uri);
     if (!state) return;
     for (const waiter of state.waiters.values()) waiter.resolve(none("cancelled"));
-    state.inflight?.controller.abort();
+    state.inflight?.controller.abort("cancelled" satisfies AbortReason);
     this.#states.delete(uri);
   }
 
@@ -244,7 +277,12 @@ export class CompletionEngine {
 
   async #run(slot: Slot, state: DocState, doc: OpenDocument, here: Position, started: number): Promise<void> {
     const anchor = anchorAt(doc, here);
-    const answer = (result: FittedCompletion, source: SuggestionSource, inflight?: Inflight) =>
+    const answer = (
+      result: FittedCompletion,
+      source: SuggestionSource,
+      suggestion: Suggestion,
+      inflight?: Inflight,
+    ) =>
       slot.resolve({
         kind: "suggestion",
         text: result.text,
@@ -255,14 +293,15 @@ export class CompletionEngine {
         ...(inflight?.upstreamMs !== undefined ? { upstreamMs: inflight.upstreamMs } : {}),
         ...(inflight?.usage ? { usage: inflight.usage } : {}),
         ...(inflight?.context ? { context: inflight.context } : {}),
+        suggestion,
       });
 
     const remembered = state.last && this.#typeThrough(state.last, doc, anchor);
-    if (remembered) return answer(remembered, "memory");
+    if (remembered) return answer(remembered, "memory", state.last!);
 
     // A request already streaming for this document may start with what was typed since: follow it.
     let shared = await this.#share(slot, state, doc, anchor);
-    if (shared.kind === "served") return answer(shared.result, "shared");
+    if (shared.kind === "served") return answer(shared.result, "shared", shared.suggestion);
     if (slot.settled) return;
     if (!this.#upstream()) return slot.resolve(none("blocked"));
 
@@ -282,7 +321,7 @@ export class CompletionEngine {
     // waited for the same context) cannot both start one.
     if (shared.kind !== "diverged" && state.inflight) {
       shared = await this.#share(slot, state, doc, anchor);
-      if (shared.kind === "served") return answer(shared.result, "shared");
+      if (shared.kind === "served") return answer(shared.result, "shared", shared.suggestion);
       if (slot.settled) return;
     }
 
@@ -293,7 +332,9 @@ export class CompletionEngine {
     await this.#follow(slot, inflight);
     if (slot.settled) return;
     const result = await inflight.result;
-    return result ? answer(result, "upstream", inflight) : slot.resolve(none("empty"));
+    return result && inflight.suggestion
+      ? answer(result, "upstream", inflight.suggestion, inflight)
+      : slot.resolve(none("empty"));
   }
 
   /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
@@ -312,14 +353,14 @@ export class CompletionEngine {
     if (!running || running.stale) return { kind: "none" };
     const typed = typedSince(doc, running.anchor, here);
     if (typed === null || !canServeFromPartial(running.raw, typed)) {
-      if (state.inflight === running && !isFollowed(running)) running.controller.abort();
+      if (state.inflight === running && !isFollowed(running)) running.controller.abort("superseded");
       return { kind: "none" };
     }
     await this.#follow(slot, running, typed);
     if (slot.settled) return { kind: "none" };
     const served = state.last && this.#typeThrough(state.last, doc, here);
-    if (served) return { kind: "served", result: served };
-    if (state.inflight === running && !isFollowed(running)) running.controller.abort();
+    if (served) return { kind: "served", result: served, suggestion: state.last! };
+    if (state.inflight === running && !isFollowed(running)) running.controller.abort("superseded");
     return { kind: "diverged" };
   }
 
@@ -345,7 +386,10 @@ export class CompletionEngine {
     if (listener) inflight.listeners.delete(listener);
     inflight.followers.delete(slot);
     if (slot.settled && !isFollowed(inflight)) {
-      inflight.orphanTimer = setTimeout(() => inflight.controller.abort(), ADOPTION_GRACE_MS);
+      // Left by a request the editor cancelled: cancelled, unless a newer request comes and adopts or drops it.
+      const reason: AbortReason =
+        slot.answer?.kind === "none" && slot.answer.reason === "cancelled" ? "cancelled" : "superseded";
+      inflight.orphanTimer = setTimeout(() => inflight.controller.abort(reason), ADOPTION_GRACE_MS);
       inflight.orphanTimer.unref?.();
     }
   }
@@ -414,6 +458,7 @@ export class CompletionEngine {
       listeners: new Set(),
       stale: false,
       context: context.figures,
+      suggestion: undefined,
       result: Promise.resolve(null),
     };
     inflight.result = this.#consume(upstream, request, streamed, ctx, inflight, state, doc.uri);
@@ -435,6 +480,8 @@ export class CompletionEngine {
     const done = this.options.onUpstream?.(uri);
     const t0 = performance.now();
     const signal = inflight.controller.signal;
+    let outcome: UpstreamEnd["outcome"] = "completed";
+    let failure: unknown;
     try {
       if (streamed) {
         for await (const chunk of upstream.stream(request, { signal })) {
@@ -453,7 +500,12 @@ export class CompletionEngine {
       }
       health.success();
     } catch (error) {
-      if (inflight.controller.signal.aborted) return null;
+      if (inflight.controller.signal.aborted) {
+        outcome = signal.reason === "superseded" ? "superseded" : "cancelled";
+        return null;
+      }
+      outcome = "failed";
+      failure = error;
       const notice = health.failure(error);
       if (notice) onFailure(notice);
       log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -462,7 +514,12 @@ export class CompletionEngine {
       inflight.upstreamMs = performance.now() - t0;
       clearTimeout(inflight.orphanTimer);
       if (state.inflight === inflight) state.inflight = undefined;
-      done?.();
+      done?.({
+        outcome,
+        ms: inflight.upstreamMs,
+        ...(failure === undefined ? {} : { error: failure }),
+        ...(inflight.usage ? { usage: inflight.usage } : {}),
+      });
     }
     const result = postProcess(inflight.raw, ctx);
     const usage = inflight.usage;
@@ -473,8 +530,9 @@ export class CompletionEngine {
             (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
           : "no usage (stream cut early, or the provider gives none)"),
     );
-    if (result && !inflight.stale) {
-      state.last = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
+    if (result) {
+      inflight.suggestion = { uri, ...inflight.anchor, text: result.text, replaceEnd: result.replaceEnd };
+      if (!inflight.stale) state.last = inflight.suggestion;
     }
     return result;
   }
@@ -487,13 +545,16 @@ export class CompletionEngine {
     if (last.uri !== doc.uri || last.line >= doc.buffer.lineCount) return null;
     const typed = typedSince(doc, last, here);
     if (typed === null) return null;
-    return matchTypeThrough(last, {
+    const now: TypeThroughState = {
       line: here.line,
       character: here.character,
       typed,
       linePrefixAtAnchor: doc.buffer.lineAt(last.line).slice(0, last.character),
       lineRestAfterCursor: here.lineRest,
-    });
+    };
+    const chars = this.options.onTypedThrough && typed !== "" ? typedThrough(last, now) : null;
+    if (chars) this.options.onTypedThrough?.(last, chars);
+    return matchTypeThrough(last, now);
   }
 
   #state(uri: string): DocState {

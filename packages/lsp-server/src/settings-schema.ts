@@ -55,7 +55,25 @@ export const FIELDS = {
     maxTokens: z.optional(z.int().check(z.gte(0), z.lte(100_000))),
     exclude: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(1000))),
   }),
+  /**
+   * Prices in US dollars per million tokens by model id, `{ cacheHit, cacheMiss, output }`, replacing the built-in
+   * entry of a model or adding one (another provider's model, a discount). Default `{}`.
+   */
+  prices: z.record(
+    z.string().check(z.minLength(1)),
+    z.strictObject({ cacheHit: dollars(), cacheMiss: dollars(), output: dollars() }),
+  ),
+  /**
+   * Usage counting, merged key by key: `persist` (write each day's totals, counts and tokens only, to
+   * `$XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl` for `infill usage`; default true).
+   */
+  usage: z.strictObject({ persist: z.optional(z.boolean()) }),
 };
+
+/** A price per million tokens, in US dollars. */
+function dollars() {
+  return z.number().check(z.gte(0), z.lte(10_000));
+}
 
 /**
  * One layer of settings as a user writes it (in `initializationOptions` or the `infill` section of

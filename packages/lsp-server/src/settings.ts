@@ -10,9 +10,10 @@ export type { SettingsLayer } from "./settings-schema.js";
  * default).
  */
 export type Settings = {
-  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context">]: z.infer<(typeof FIELDS)[K]>;
+  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context" | "usage">]: z.infer<(typeof FIELDS)[K]>;
 } & { [K in ProviderDefaulted]: string | undefined } & {
   context: ContextSettings;
+  usage: { persist: boolean };
 };
 
 /** Settings whose default depends on the provider. */
@@ -44,11 +45,13 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     logLevel: "warn",
     metrics: false,
     context: { enabled: true, maxTokens: 1024, exclude: [] },
+    prices: {},
+    usage: { persist: true },
   };
 }
 
 /** Settings whose value is an object merged key by key across layers (a layer need not repeat the others). */
-const MERGED_BY_KEY = new Set<string>(["context"]);
+const MERGED_BY_KEY = new Set<string>(["context", "usage"]);
 
 /** Layer settings: defaults < initializationOptions < workspace configuration. */
 export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Settings {

@@ -54,6 +54,39 @@ type PrefixMatch =
  * among the typed characters — an editor typing over an auto-paired `)`; `replaceEnd` shrinks accordingly.
  */
 export function matchTypeThrough(s: Suggestion, now: TypeThroughState): FittedCompletion | null {
+  const match = matchSince(s, now);
+  return match && match.rest.trim() !== "" ? { text: match.rest, replaceEnd: match.replaceEnd } : null;
+}
+
+/**
+ * How much of a remembered suggestion the user has typed, in characters (code points) of the suggestion's text:
+ * the text typed since the anchor when it is the start of the suggestion, or all of it, under the same rules as
+ * {@link matchTypeThrough} (so a suggestion typed to its end counts whole, where `matchTypeThrough` has nothing
+ * left to show), or all of it followed by more; null when what was typed is not the suggestion's start.
+ */
+export function typedThrough(s: Suggestion, now: TypeThroughState): number | null {
+  const match = matchSince(s, now);
+  if (match) {
+    // The rest is a suffix of the text (indentation the editor typed differently is not counted twice).
+    const rest = match.rest.trim() === "" ? "" : match.rest;
+    return codePoints(s.text) - codePoints(rest);
+  }
+  // Typed to its end and on: the whole suggestion starts what was typed.
+  if (now.uri !== undefined && now.uri !== s.uri) return null;
+  if (now.linePrefixAtAnchor !== s.linePrefix || !cursorAgrees(s, now)) return null;
+  return matchTyped(normalizeBreaks(now.typed), s.text, true).kind === "match" ? codePoints(s.text) : null;
+}
+
+/** Number of Unicode code points of `text` (what an editor calls characters). */
+export function codePoints(text: string): number {
+  let n = 0;
+  // A string iterates by code points: a surrogate pair is one step.
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The checks of {@link matchTypeThrough}, without refusing an empty rest. */
+function matchSince(s: Suggestion, now: TypeThroughState): { rest: string; replaceEnd: number } | null {
   if (now.uri !== undefined && now.uri !== s.uri) return null;
   if (now.linePrefixAtAnchor !== s.linePrefix) return null;
   if (!cursorAgrees(s, now)) return null;
@@ -64,8 +97,7 @@ export function matchTypeThrough(s: Suggestion, now: TypeThroughState): FittedCo
   if (consumed > 0 && !isSubsequence(s.lineRest.slice(0, consumed), now.typed)) return null;
 
   const match = matchTyped(s.text, normalizeBreaks(now.typed), true);
-  if (match.kind !== "match" || match.rest.trim() === "") return null;
-  return { text: match.rest, replaceEnd: s.replaceEnd - consumed };
+  return match.kind === "match" ? { rest: match.rest, replaceEnd: s.replaceEnd - consumed } : null;
 }
 
 /**

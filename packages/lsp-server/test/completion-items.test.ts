@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completionList, firstContentLine, wordBefore } from "../src/completion-items.js";
+import { completionList, firstContentLine, inlineItems, wordBefore } from "../src/completion-items.js";
 
 describe("wordBefore", () => {
   it.each([
@@ -66,5 +66,41 @@ describe("completionList", () => {
     ]);
     expect(list.items[1]!.documentation).toEqual({ kind: "markdown", value: "```\na) {\n  go();\n}\n```" });
     for (const item of list.items) expect(item.textEdit).toMatchObject({ range: { start: at, end } });
+  });
+});
+
+describe("the infill.accepted command of each item", () => {
+  const at = { line: 0, character: 4 };
+  // The answer shows the rest of a suggestion of which 3 characters were typed already.
+  const placement = {
+    text: "\n  return 1;\n}",
+    position: at,
+    end: at,
+    wordBefore: "",
+    wordBeforeLength: 0,
+    accept: { id: "s7", before: 3 },
+  };
+  const command = (chars: number) => ({
+    title: "infill: accepted",
+    command: "infill.accepted",
+    arguments: [{ id: "s7", chars }],
+  });
+
+  it("says how far into the suggestion each item reaches: the whole, or its first line", () => {
+    expect(inlineItems(placement)[0]!.command).toEqual(command(3 + 14));
+    const [line, block] = completionList(placement).items;
+    expect(line!.command).toEqual(command(3 + "\n  return 1;".length));
+    expect(block!.command).toEqual(command(3 + 14));
+  });
+
+  it("counts characters as code points", () => {
+    const emoji = { ...placement, text: "😀😀", accept: { id: "s7", before: 0 } };
+    expect(inlineItems(emoji)[0]!.command).toEqual(command(2));
+  });
+
+  it("is left out when there is nothing to report to", () => {
+    const { accept: _, ...bare } = placement;
+    expect(inlineItems(bare)[0]).not.toHaveProperty("command");
+    expect(completionList(bare).items[0]).not.toHaveProperty("command");
   });
 });

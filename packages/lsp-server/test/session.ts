@@ -1,4 +1,7 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { type Sim, type SimOptions, startSim } from "@infill/sim";
 import { afterEach } from "vitest";
 import {
@@ -65,7 +68,21 @@ export interface SessionOptions {
   configuration?: unknown;
   /** Workspace folders sent at `initialize` (the first one is also the `rootUri`). Default none. */
   workspaceFolders?: Array<{ uri: string; name: string }>;
+  /**
+   * Run the built server (dist/infill-lsp.js) as a child process over stdio, as editors do, instead of in this
+   * process. Its environment is `env` and the sim's URL and a key, plus PATH; nothing else is inherited.
+   */
+  built?: boolean;
 }
+
+/** The server of a session: in this process, or the built one as a child process (`child`). */
+export interface RunningServer {
+  dispose(): Promise<void>;
+  child?: ChildProcess;
+}
+
+/** The built server. */
+export const BUILT_SERVER = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
 
 /** A test editor: a real JSON-RPC client talking to a real server over in-memory streams, against a real sim. */
 export class Session {
@@ -79,19 +96,40 @@ export class Session {
   private constructor(
     readonly client: MessageConnection,
     readonly sim: Sim,
-    readonly server: { dispose(): Promise<void> },
+    readonly server: RunningServer,
     readonly initializeResult: InitializeResult,
   ) {}
 
   static async start(options: SessionOptions = {}): Promise<Session> {
     const sim = await startSim(options.sim);
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    const server = startServer({
-      input: toServer,
-      output: toClient,
-      env: { DEEPSEEK_API_KEY: "sk-test-0123456789abcdef", INFILL_BASE_URL: sim.url, ...options.env },
-    });
+    const env = { DEEPSEEK_API_KEY: "sk-test-0123456789abcdef", INFILL_BASE_URL: sim.url, ...options.env };
+    let toServer: NodeJS.WritableStream;
+    let toClient: NodeJS.ReadableStream;
+    let server: RunningServer;
+    if (options.built) {
+      const child = spawn(process.execPath, [BUILT_SERVER, "--stdio"], {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      toServer = child.stdin;
+      toClient = child.stdout;
+      server = {
+        child,
+        async dispose() {
+          // The editor went away: stdin closes, and the server exits.
+          if (child.exitCode === null && child.signalCode === null) {
+            child.stdin.end();
+            await once(child, "exit");
+          }
+        },
+      };
+    } else {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      server = startServer({ input, output, env });
+      toServer = input;
+      toClient = output;
+    }
     const client = createMessageConnection(
       new StreamMessageReader(toClient),
       new StreamMessageWriter(toServer),

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   canServeFromPartial,
+  codePoints,
   matchTypeThrough,
   type Suggestion,
   type TypeThroughState,
+  typedThrough,
 } from "../src/type-through.js";
 import { fixture } from "./fixture.js";
 
@@ -154,5 +156,41 @@ describe("canServeFromPartial", () => {
     { partial: "a\nb", typed: "a b", want: false },
   ])("$typed against $partial → $want", ({ partial, typed, want }) => {
     expect(canServeFromPartial(partial, typed)).toBe(want);
+  });
+});
+
+describe("typedThrough", () => {
+  it.each([
+    { name: "nothing typed yet", s: args, now: "  foo(abc,│)", want: 0 },
+    { name: "the start typed", s: args, now: "  foo(abc, b│)", want: 2 },
+    {
+      name: "typed to its end (nothing left to show, counted whole)",
+      s: args,
+      now: "  foo(abc, b, c│)",
+      want: 5,
+    },
+    { name: "typed to its end and on", s: args, now: "  foo(abc, b, c, d│)", want: 5 },
+    { name: "typed past its end, differently", s: args, now: "  foo(abc, b, x, d│)", want: null },
+    { name: "diverged", s: args, now: "  foo(abc, x│)", want: null },
+    {
+      name: "a block typed to its end over the covered closer",
+      s: body,
+      now: "function f() {\n  return 1;\n}│",
+      want: 14,
+    },
+    {
+      name: "a line break and the editor's own indentation",
+      s: body,
+      now: "function f() {\n    re│}",
+      want: 5,
+    },
+  ])("$name", ({ s, now, want }) => {
+    expect(typedThrough(s, stateAfter(s, now))).toBe(want);
+  });
+
+  it("counts characters as code points", () => {
+    expect(codePoints("a😀é")).toBe(3);
+    const emoji = suggestionAt("s = │", '"😀😀"', 0);
+    expect(typedThrough(emoji, stateAfter(emoji, 's = "😀│'))).toBe(2);
   });
 });

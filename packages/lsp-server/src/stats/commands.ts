@@ -1,0 +1,11 @@
+/**
+ * The command an item carries: clients execute it when the user takes the item, with `[{ id, chars }]` (the
+ * suggestion's id, and how far into the suggestion the text taken reaches, in characters).
+ */
+export const ACCEPTED_COMMAND = "infill.accepted";
+
+/**
+ * Answers the server's usage figures (`Status`); also shows them as a one-line message unless called with
+ * `[{ "message": false }]`, for editors that do nothing with a command's result.
+ */
+export const STATUS_COMMAND = "infill.status";

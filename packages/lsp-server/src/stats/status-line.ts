@@ -1,0 +1,21 @@
+import { formatCost, formatPercent } from "@infill/core/usage";
+import type { Status } from "./status-schema.js";
+
+/**
+ * The status as one line, for editors that only show a message (Helix's `:lsp-workspace-command infill.status`
+ * shows nothing of a command's result): requests, prompt tokens and the share cached, the estimated cost, the
+ * suggestions taken of those shown and the median latency, since the server started.
+ */
+export function statusLine(status: Status): string {
+  const t = status.total;
+  const prompt = t.cacheHitTokens + t.cacheMissTokens;
+  const parts = [
+    `${t.requests} request${t.requests === 1 ? "" : "s"}`,
+    `${prompt.toLocaleString("en-US")} prompt tokens (${formatPercent(t.cacheHitRatio)} cached)`,
+    `est. ${formatCost(t.cost)}${t.unpricedTokens > 0 ? " + unpriced" : ""}`,
+    `taken ${t.accepted + t.acceptedPartly} of ${t.shown} (${formatPercent(t.acceptanceRate)})`,
+  ];
+  if (t.latency.endToEnd.p50 !== null) parts.push(`p50 ${Math.round(t.latency.endToEnd.p50)} ms`);
+  // Short enough for one status line (Helix shows one row).
+  return `infill: ${parts.join(", ")}`;
+}

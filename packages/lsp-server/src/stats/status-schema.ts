@@ -1,0 +1,112 @@
+// What `workspace/executeCommand` `infill.status` answers, as one zod schema: the server builds its answer to this
+// type (a type-only import: zod is not loaded for it), and other tools validate what they get with it
+// (`@infill/lsp-server/status`). Unknown fields are dropped rather than refused, so a tool keeps working with a
+// newer server that adds some.
+import * as z from "zod/mini";
+
+const count = z.int().check(z.gte(0));
+const ratio = z.nullable(z.number().check(z.gte(0), z.lte(1)));
+
+const LatencySchema = z.object({
+  /** Median latency, in ms, over the latest `samples`; null when there are none. */
+  p50: z.nullable(z.number()),
+  /** 90th percentile, in ms. */
+  p90: z.nullable(z.number()),
+  /** How many latencies the percentiles are taken over (the latest 1000 at most). */
+  samples: count,
+});
+
+/** The figures of one scope (the process, a workspace folder, a model). Costs are estimates, in US dollars. */
+export const FiguresSchema = z.object({
+  /** Upstream requests sent. */
+  requests: count,
+  /** Requests aborted because the editor stopped waiting (a cancelled request, a closed document). */
+  cancelled: count,
+  /** Requests aborted because newer typing made them useless. */
+  superseded: count,
+  /** Requests that failed; by kind in `failures`. */
+  failed: count,
+  /** Requests that ended without a usage report (cut short once the suggestion was settled, or aborted). */
+  unreported: count,
+  /** Prompt tokens served from the provider's context cache. */
+  cacheHitTokens: count,
+  /** Prompt tokens not in the cache. */
+  cacheMissTokens: count,
+  /** Generated tokens. */
+  completionTokens: count,
+  /** Estimated cost of the tokens in US dollars, at list prices (see `price`). */
+  cost: z.number().check(z.gte(0)),
+  /** Tokens of models without a price, not in `cost`. */
+  unpricedTokens: count,
+  /** Distinct suggestions answered to the editor. */
+  shown: count,
+  /** Suggestions taken whole (accepted, or typed to their end). */
+  accepted: count,
+  /** Suggestions taken in part (a word, a line, typed partway). */
+  acceptedPartly: count,
+  /** Characters (code points) of suggestions taken. */
+  acceptedChars: count,
+  /** `cacheHitTokens` over all prompt tokens; null when none were reported. */
+  cacheHitRatio: ratio,
+  /** Suggestions taken whole or in part over `shown`; null when none was shown. */
+  acceptanceRate: ratio,
+  /** Failed requests by kind: `auth`, `balance`, `rate-limit`, `unavailable`, `rejected`, `other`. */
+  failures: z.record(z.string(), count),
+  latency: z.object({
+    /** From the completion request to the first answer showing a new suggestion. */
+    endToEnd: LatencySchema,
+    /** Upstream requests that completed, from sending to their last byte. */
+    upstream: LatencySchema,
+  }),
+});
+
+/** The answer to `infill.status`. */
+export const StatusSchema = z.object({
+  /** Version of this format; fields are only added within a version. */
+  version: z.literal(1),
+  server: z.object({
+    name: z.literal("infill-lsp"),
+    version: z.string(),
+    pid: z.int(),
+    /** When this server started (ISO 8601). */
+    startedAt: z.string(),
+    uptimeMs: z.number(),
+  }),
+  /** The provider and model of the current settings. */
+  provider: z.string(),
+  model: z.string(),
+  /** The price of `model` per million tokens, in US dollars, and where it comes from; null when unknown. */
+  price: z.nullable(
+    z.object({
+      cacheHit: z.number(),
+      cacheMiss: z.number(),
+      output: z.number(),
+      source: z.enum(["built-in", "setting"]),
+    }),
+  ),
+  /** Month of the newest copy of DeepSeek's pricing page the built-in prices were checked against. */
+  pricesAsOf: z.string(),
+  /** Every cost here is an estimate: list prices, no discounts or time-of-day rates. */
+  costsAreEstimates: z.literal(true),
+  currency: z.literal("USD"),
+  /** Everything this server counted since it started. */
+  total: FiguresSchema,
+  /** Per workspace folder (`folder` null: documents outside every folder). */
+  workspaces: z.array(z.object({ folder: z.nullable(z.string()), figures: FiguresSchema })),
+  /** Per provider and model. */
+  models: z.array(z.object({ provider: z.string(), model: z.string(), figures: FiguresSchema })),
+  /** The usage log the day's totals go to (`infill usage` reads it). */
+  log: z.object({
+    /** Whether totals are written (`usage.persist`, and a place to write them). */
+    enabled: z.boolean(),
+    /** This month's file; null when there is none. */
+    file: z.nullable(z.string()),
+    /** The last error writing it, if the last write failed. */
+    error: z.nullable(z.string()),
+  }),
+});
+
+/** What `infill.status` answers. */
+export type Status = z.infer<typeof StatusSchema>;
+/** The figures of one scope of a {@link Status}. */
+export type Figures = z.infer<typeof FiguresSchema>;
