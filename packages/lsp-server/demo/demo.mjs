@@ -79,7 +79,8 @@ const init = await rpc.sendRequest("initialize", {
   rootUri: root,
   workspaceFolders: [{ uri: root, name: "demo" }],
   capabilities: { general: { positionEncodings: ["utf-16"] } },
-  initializationOptions: { debounceMs: 0, metrics: true },
+  // On the sim nothing is spent: keep the demo's requests out of the user's usage log (`infill usage`).
+  initializationOptions: { debounceMs: 0, metrics: true, ...(sim ? { usage: { persist: false } } : {}) },
 });
 const startedMs = performance.now() - t0;
 await rpc.sendNotification("initialized", {});
@@ -189,6 +190,18 @@ const hits = upstream.reduce((n, m) => n + m.usage.prompt_cache_hit_tokens, 0);
 console.log(
   `${bold("session")}: ${metrics.length} suggestions, ${upstreamCount()} upstream requests, ` +
     `${prompt} prompt tokens of which ${hits} were cache hits (${prompt ? ((100 * hits) / prompt).toFixed(0) : 0}%)`,
+);
+
+// What the server counted (the figures `:Infill status`, M-x infill-status and `infill usage` show).
+const status = await rpc.sendRequest("workspace/executeCommand", {
+  command: "infill.status",
+  arguments: [{ message: false }],
+});
+const counted = status.total;
+console.log(
+  `${bold("infill.status")}: ${counted.shown} suggestions shown, ${counted.accepted + counted.acceptedPartly} taken ` +
+    `(typing through counts), ${counted.acceptedChars} characters; estimated cost $${counted.cost.toFixed(6)} ` +
+    `at ${status.model}'s list prices`,
 );
 
 await rpc.sendRequest("shutdown");
