@@ -354,7 +354,7 @@ function M.toggle()
   M.set_enabled(not M.is_enabled())
 end
 
---- Lines of `:Infill status`.
+--- Lines of `:Infill status`: the plugin, the servers, and the usage figures of this buffer's server.
 ---@return string[]
 function M.status_lines()
   local lsp = require("infill.lsp")
@@ -394,6 +394,13 @@ function M.status_lines()
   end
   if lsp.state.last_error then
     table.insert(lines, "last message: " .. lsp.state.last_error.message)
+  end
+  -- The usage figures of this buffer's server (or of the first one running).
+  local usage_client = current or lsp.clients()[1]
+  if usage_client and usage_client.initialized then
+    local usage = require("infill.usage")
+    local status, err = usage.fetch(usage_client)
+    vim.list_extend(lines, status and usage.status_lines(status) or { "usage: " .. tostring(err) })
   end
   return lines
 end

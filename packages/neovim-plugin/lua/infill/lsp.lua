@@ -300,6 +300,21 @@ function M.request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+--- `client:request_sync()` on 0.11+, `client.request_sync()` on 0.10.
+---@param client vim.lsp.Client
+---@param method string
+---@param params table
+---@param timeout_ms integer
+---@param bufnr integer
+---@return { err: lsp.ResponseError?, result: any }? response, string? err
+function M.request_sync(client, method, params, timeout_ms, bufnr)
+  if has_011 then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  ---@diagnostic disable-next-line: param-type-mismatch
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
 ---@param client vim.lsp.Client
 ---@param id integer
 function M.cancel(client, id)

@@ -63,7 +63,10 @@ local function accept_with(pick)
           text = text:sub(#typed + 1)
         end
       end
-      api.nvim_paste(pick(text), false, -1)
+      local picked = pick(text)
+      api.nvim_paste(picked, false, -1)
+      -- Neovim runs the item's command only when it inserts the whole item itself.
+      require("infill.usage").report(item.client_id, item.command, text:sub(#picked + 1))
       return nil
     end or nil,
   })

@@ -18,6 +18,7 @@ local CONTENT_MODIFIED = -32801
 
 ---@class infill.Item: infill.Anchored
 ---@field client_id integer
+---@field command? lsp.Command The item's command: `infill.accepted`, run (by `infill.usage`) when it is taken.
 
 ---@class infill.View: infill.Remainder
 ---@field bufnr integer
@@ -248,6 +249,7 @@ function M.items_from_result(result, req)
         text = text,
         replace = end_col - start_col,
         client_id = req.client_id,
+        command = entry.command,
       })
     else
       lsp.log("ignored an inline completion item: %s", vim.inspect(entry, { newline = " ", indent = "" }))
@@ -396,12 +398,16 @@ local function accept_with(pick)
   -- The replaced characters (an auto-paired closer) go once the chunk completes the suggestion's first line.
   local replace = (after == "" or after:sub(1, 1) == "\n" or after:sub(1, 2) == "\r\n") and view.replace or 0
   local lines = vim.split(chunk, "\n", { plain = true })
+  local item = state.items[state.index]
   M.cancel()
   M.hide()
   api.nvim_buf_set_text(view.bufnr, view.row, view.col, view.row, view.col + replace, lines)
   local end_row = view.row + #lines - 1
   local end_col = (#lines == 1 and view.col or 0) + #lines[#lines]
   api.nvim_win_set_cursor(0, { end_row + 1, end_col })
+  if item then
+    require("infill.usage").report(item.client_id, item.command, after)
+  end
   if whole then
     state.items = {}
     state.index = 1

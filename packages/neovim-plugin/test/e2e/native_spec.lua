@@ -100,4 +100,36 @@ describe("use_native", function()
       return vim.api.nvim_get_current_line() == "  return"
     end, 5000, "one word accepted")
   end)
+
+  it(
+    "reports accept_word() itself, and Neovim runs the item's infill.accepted when it inserts the rest",
+    function()
+      native_only()
+      start()
+      local usage = require("infill.usage")
+      local totals = function()
+        return assert(usage.fetch(lsp.get_client(0))).total
+      end
+      local before = totals()
+      h.type("r")
+      h.wait_for(function()
+        return h.ghost_text(0, NATIVE_NS) == "eturn a + b;"
+      end, 5000, "the built-in ghost text")
+      ok(infill.accept_word())
+      h.wait_for(function()
+        local t = totals()
+        return t.acceptedPartly == before.acceptedPartly + 1 and t.accepted == before.accepted
+      end, 5000, "the word counted as the suggestion taken in part")
+      h.wait_for(function()
+        return h.ghost_text(0, NATIVE_NS) == " a + b;"
+      end, 5000, "the rest shown")
+      h.input("<M-l>", function()
+        return vim.api.nvim_get_current_line() == "  return a + b;"
+      end, "the rest accepted")
+      h.wait_for(function()
+        local t = totals()
+        return t.accepted == before.accepted + 1 and t.acceptedPartly == before.acceptedPartly
+      end, 5000, "the suggestion counted taken whole")
+    end
+  )
 end)

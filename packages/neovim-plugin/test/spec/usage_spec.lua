@@ -1,0 +1,81 @@
+-- infill.usage: the acceptance report's arguments and the `:Infill status` usage table, without a server.
+local h = require("helpers")
+local eq = h.eq
+
+local usage = require("infill.usage")
+
+--- A status as infill-lsp answers it (the fields the table reads).
+local function status(total)
+  return {
+    server = { startedAt = "2026-11-23T16:51:08.093Z" },
+    model = "deepseek-v4-flash",
+    total = vim.tbl_extend("force", {
+      requests = 1234,
+      cacheHitTokens = 5000,
+      cacheMissTokens = 320,
+      completionTokens = 120,
+      cost = 0.000342,
+      unpricedTokens = 0,
+      shown = 10,
+      accepted = 3,
+      acceptedPartly = 1,
+      acceptedChars = 57,
+      cacheHitRatio = 5000 / 5320,
+      acceptanceRate = 0.4,
+      latency = { endToEnd = { p50 = 180.4, p90 = 420.6 }, upstream = { p50 = vim.NIL, p90 = vim.NIL } },
+    }, total or {}),
+    log = { enabled = true, file = "/s/infill/usage/2026-11.jsonl", error = vim.NIL },
+  }
+end
+
+describe("infill.usage", function()
+  it("formats counts, costs and shares as infill usage does", function()
+    for _, case in ipairs({ { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 1234567, "1,234,567" } }) do
+      eq(case[2], usage.format_count(case[1]))
+    end
+    -- The same table as @infill/core's formatCost.
+    for _, case in ipairs({
+      { 0, "$0" },
+      { 0.0000142, "$0.000014" },
+      { 0.00642275, "$0.006423" },
+      { 0.0051, "$0.005100" },
+      { 0.5, "$0.5000" },
+      { 0.123456, "$0.1235" },
+      { 12.345, "$12.35" },
+      { 1234.5, "$1234.50" },
+    }) do
+      eq(case[2], usage.format_cost(case[1]), tostring(case[1]))
+    end
+    eq("94 %", usage.format_percent(5000 / 5320))
+    eq("–", usage.format_percent(vim.NIL))
+  end)
+
+  it("renders the status as a short table", function()
+    eq({
+      "usage of this server since 16:51 UTC, deepseek-v4-flash (costs are estimates at list prices):",
+      "  requests  prompt tokens  cached  output tokens  est. cost  shown  taken  rate",
+      "     1,234          5,320    94 %            120  $0.000342     10      4  40 %",
+      "  taken: 3 whole, 1 in part, 57 characters; latency p50/p90: 180/421 ms to a new suggestion, – upstream",
+      "  days' totals: /s/infill/usage/2026-11.jsonl (`infill usage` prints them)",
+    }, usage.status_lines(status()))
+  end)
+
+  it("marks a cost that leaves unpriced tokens out, and says when the log cannot be written", function()
+    local s = status({ unpricedTokens = 4100 })
+    s.log = { enabled = true, file = "/s/x.jsonl", error = "cannot write the usage log /s/x.jsonl: EACCES" }
+    local lines = usage.status_lines(s)
+    h.contains(lines[3], "$0.000342*")
+    h.contains(table.concat(lines, "\n"), "* 4,100 tokens of models without a price are not in the cost")
+    eq("  cannot write the usage log /s/x.jsonl: EACCES", lines[#lines])
+  end)
+
+  it("reads the id and reach of an item's infill.accepted command, and nothing else", function()
+    eq(
+      { id = "s3", chars = 12 },
+      usage.accepted_argument({ command = "infill.accepted", arguments = { { id = "s3", chars = 12 } } })
+    )
+    eq(nil, usage.accepted_argument(nil))
+    eq(nil, usage.accepted_argument({ command = "other", arguments = { { id = "s3", chars = 12 } } }))
+    eq(nil, usage.accepted_argument({ command = "infill.accepted", arguments = { { id = "s3" } } }))
+  end)
+end)
