@@ -29,12 +29,17 @@
 ;; (`lsp-inline-completion-mode', turned on by itself where a server offers
 ;; inline completions).
 ;;
+;; `M-x infill-status' shows what the buffer's server counted: requests,
+;; tokens, the estimated cost, suggestions shown and taken.
+;;
 ;; The API key is read from the environment Emacs runs in: DEEPSEEK_API_KEY.
 ;; See editors/README.md in the infill repository for the details.
 
 ;;; Code:
 
+(require 'cl-lib)
 (require 'seq)
+(require 'subr-x)
 
 (defgroup infill nil
   "Fill-in-the-middle completions from DeepSeek through infill-lsp."
@@ -53,8 +58,8 @@ defaults.  Use :json-false for false.  The settings are listed in the
 infill README: provider (deepseek, sim, ollama, llamacpp, codestral,
 openai-compatible), model, baseUrl, apiKeyEnv, maxTokens, temperature,
 debounceMs, contextTokens, lineMode, enable, languages, timeoutMs,
-logLevel and metrics.  With Eglot, an `infill' section in
-`eglot-workspace-configuration' overrides these."
+logLevel, metrics, context, prices and usage.  With Eglot, an `infill'
+section in `eglot-workspace-configuration' overrides these."
   :type 'plist)
 
 (defcustom infill-modes
@@ -219,6 +224,135 @@ lsp-mode loads."
 
 (with-eval-after-load 'lsp-mode
   (infill-lsp-mode-register))
+
+;;;; Usage and cost
+
+(declare-function eglot-current-server "eglot" ())
+(declare-function jsonrpc-request "jsonrpc" (connection method params &rest args))
+(declare-function lsp-find-workspace "ext:lsp-mode" (server-id &optional file-name))
+(declare-function lsp-request "ext:lsp-mode" (method params &rest args))
+(defvar lsp--cur-workspace)
+
+(defun infill--get (object &rest keys)
+  "The value at KEYS (strings) in OBJECT, a JSON object as a plist or hash table."
+  (dolist (key keys object)
+    (setq object (cond ((hash-table-p object) (gethash key object))
+                       ((listp object) (plist-get object (intern (concat ":" key))))))))
+
+(defun infill--number (value)
+  "VALUE when it is a number, else nil (JSON null, false or missing)."
+  (and (numberp value) value))
+
+(defun infill--format-count (n)
+  "N with thousands separators: 12,345."
+  (let ((digits (number-to-string (round n))) (out ""))
+    (while (> (length digits) 3)
+      (setq out (concat "," (substring digits -3) out)
+            digits (substring digits 0 -3)))
+    (concat digits out)))
+
+(defun infill--format-cost (usd)
+  "An estimated cost USD in dollars, with the digits `infill usage' prints.
+$0, then six decimals below a cent, four below a dollar, two from a dollar on."
+  (cond ((zerop usd) "$0")
+        ((< usd 0.01) (format "$%.6f" usd))
+        ((< usd 1) (format "$%.4f" usd))
+        (t (format "$%.2f" usd))))
+
+(defun infill--format-percent (ratio)
+  "RATIO (0..1, or nil) as a whole percentage."
+  (if (numberp ratio) (format "%d %%" (round (* ratio 100))) "–"))
+
+(defun infill--percentiles (latency)
+  "The p50/p90 of LATENCY (a JSON object), or – when there are none."
+  (let ((p50 (infill--number (infill--get latency "p50")))
+        (p90 (infill--number (infill--get latency "p90"))))
+    (if p50 (format "%d/%d ms" (round p50) (round p90)) "–")))
+
+(defun infill-status-lines (status)
+  "The usage figures STATUS (what `infill.status' answers) as lines of text."
+  (let* ((total (infill--get status "total"))
+         (n (lambda (key) (or (infill--number (infill--get total key)) 0)))
+         (header '("requests" "prompt tokens" "cached" "output tokens" "est. cost" "shown" "taken" "rate"))
+         (row (list (infill--format-count (funcall n "requests"))
+                    (infill--format-count (+ (funcall n "cacheHitTokens") (funcall n "cacheMissTokens")))
+                    (infill--format-percent (infill--number (infill--get total "cacheHitRatio")))
+                    (infill--format-count (funcall n "completionTokens"))
+                    (concat (infill--format-cost (funcall n "cost"))
+                            (if (> (funcall n "unpricedTokens") 0) "*" ""))
+                    (infill--format-count (funcall n "shown"))
+                    (infill--format-count (+ (funcall n "accepted") (funcall n "acceptedPartly")))
+                    (infill--format-percent (infill--number (infill--get total "acceptanceRate")))))
+         (widths (cl-mapcar (lambda (a b) (max (string-width a) (string-width b))) header row))
+         (line (lambda (cells)
+                 (concat "  " (mapconcat #'identity
+                                         (cl-mapcar (lambda (cell width) (string-pad cell width nil t))
+                                                    cells widths)
+                                         "  "))))
+         (file (infill--get status "log" "file")))
+    (delq nil
+          (list (format "usage of this server since %s UTC, %s (costs are estimates at list prices):"
+                        (substring (or (infill--get status "server" "startedAt") "????????????????") 11 16)
+                        (infill--get status "model"))
+                (funcall line header)
+                (funcall line row)
+                (format "  taken: %d whole, %d in part, %s characters; latency p50/p90: %s to a new suggestion, %s upstream"
+                        (funcall n "accepted") (funcall n "acceptedPartly")
+                        (infill--format-count (funcall n "acceptedChars"))
+                        (infill--percentiles (infill--get total "latency" "endToEnd"))
+                        (infill--percentiles (infill--get total "latency" "upstream")))
+                (and (> (funcall n "unpricedTokens") 0)
+                     (format "  * %s tokens of models without a price are not in the cost"
+                             (infill--format-count (funcall n "unpricedTokens"))))
+                (and (stringp file) (format "  days' totals: %s (`infill usage' prints them)" file))))))
+
+(defconst infill--status-params
+  '(:command "infill.status" :arguments [(:message :json-false)])
+  "The `workspace/executeCommand' parameters asking for the figures alone.")
+
+(defconst infill--status-unreachable
+  "Behind rass, Eglot's commands go to the first server, not to infill-lsp; \
+`infill usage' in a shell prints the day's totals"
+  "Why `infill.status' may get no answer from infill-lsp.")
+
+(defun infill-status-data ()
+  "Ask the current buffer's infill-lsp for its usage figures (`infill.status').
+Through Eglot when it manages the buffer, else through lsp-mode's
+`infill' client.  Signals a `user-error' when neither runs infill-lsp,
+or when the answer is not infill-lsp's."
+  (let* ((eglot-server (and (fboundp 'eglot-current-server) (eglot-current-server)))
+         (workspace (and (not eglot-server) (fboundp 'lsp-find-workspace)
+                         (lsp-find-workspace 'infill (buffer-file-name))))
+         (status
+          (cond
+           (eglot-server
+            (condition-case err
+                (jsonrpc-request eglot-server :workspace/executeCommand infill--status-params)
+              (error (user-error "No answer to infill.status (%s).  %s"
+                                 (error-message-string err) infill--status-unreachable))))
+           (workspace
+            (let ((lsp--cur-workspace workspace))
+              (lsp-request "workspace/executeCommand" infill--status-params)))
+           (t (user-error "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)")))))
+    (unless (infill--get status "total")
+      (user-error "The answer to infill.status is not infill-lsp's.  %s" infill--status-unreachable))
+    status))
+
+;;;###autoload
+(defun infill-status ()
+  "Show the usage figures of the current buffer's infill-lsp.
+Requests, prompt tokens and the share served from DeepSeek's prompt
+cache, the estimated cost, suggestions shown and taken, and latencies,
+since the server started; in the buffer *infill-status*."
+  (interactive)
+  (let ((lines (infill-status-lines (infill-status-data))))
+    (with-current-buffer (get-buffer-create "*infill-status*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (mapconcat #'identity lines "\n") "\n")
+        (goto-char (point-min)))
+      (special-mode)
+      (display-buffer (current-buffer)))))
 
 (provide 'infill)
 ;;; infill.el ends here

@@ -143,6 +143,12 @@ and COLUMN, run `completion-at-point' there; return the line."
                     :line completed-line
                     :point completed-point
                     :contextLine context-completed
+                    :statusElsewhere (condition-case err
+                                         (with-temp-buffer (infill-status-data) "answered")
+                                       (user-error (error-message-string err)))
+                    :status (progn (infill-status)
+                                   (with-current-buffer "*infill-status*"
+                                     (buffer-substring-no-properties (point-min) (point-max))))
                     :events (with-current-buffer (jsonrpc-events-buffer server)
                               (buffer-substring-no-properties (point-min) (point-max))))))
       (eglot-shutdown server))

@@ -62,6 +62,10 @@ interface Session {
   line: string;
   contextLine: string;
   point: number;
+  /** The *infill-status* buffer after `M-x infill-status`. */
+  status: string;
+  /** What asking for the status says in a buffer no server manages. */
+  statusElsewhere: string;
   events: string;
 }
 
@@ -163,6 +167,38 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       expect(snippetsOf(block, UNITS_PATH)).toContain(UNITS_DECLARATION);
     }
     expect(session.contextLine.startsWith("export const width = inchesToCm(")).toBe(true);
+  });
+
+  it("M-x infill-status shows the server's figures: the requests, the suggestions shown (Eglot runs no item command, so none taken)", () => {
+    const lines = session.status.split("\n");
+    expect(lines[0]).toMatch(
+      /^usage of this server since \d\d:\d\d UTC, deepseek-v4-flash \(costs are estimates/,
+    );
+    expect(lines[1]?.trim().split(/\s{2,}/)).toEqual([
+      "requests",
+      "prompt tokens",
+      "cached",
+      "output tokens",
+      "est. cost",
+      "shown",
+      "taken",
+      "rate",
+    ]);
+    const [requests, , cached, , cost, shown, taken, rate] = lines[2]!.trim().split(/\s{2,}/);
+    // Two completions at point, in two files: two suggestions shown.
+    expect({ requests, shown, taken, rate }).toEqual({
+      requests: String(sim.requests.length),
+      shown: "2",
+      taken: "0",
+      rate: "0 %",
+    });
+    expect(cached).toMatch(/^\d+ %$/);
+    expect(cost).toMatch(/^\$0\.\d{6}$/);
+    expect(session.statusElsewhere).toBe(
+      "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)",
+    );
+    expect(session.events).toMatch(/--> workspace\/executeCommand\[\d+\] [^\n]*"command":"infill.status"/);
+    expect(session.events).not.toMatch(/--> workspace\/executeCommand\[\d+\] [^\n]*infill\.accepted/);
   });
 });
 
