@@ -134,7 +134,12 @@ beforeAll(async () => {
   mkdirSync(consumer);
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
   const npmInstall = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
-  const libraries = [get("@infill/core").tarball, get("@infill/sim").tarball];
+  // The server's package too, for its one library entry: `@infill/lsp-server/status`.
+  const libraries = [
+    get("@infill/core").tarball,
+    get("@infill/sim").tarball,
+    get("@infill/lsp-server").tarball,
+  ];
   await Promise.all([
     sh("npm", [...npmInstall, ...libraries, "@types/node@^20.19.0"], { cwd: consumer }),
     sh(
@@ -245,6 +250,23 @@ describe("@infill/lsp-server as installed", () => {
           context: { triggerKind: 2 },
         })) as { items: Array<{ insertText: string }> };
         expect(answer.items[0]?.insertText).toMatch(/\S/);
+        // The usage figures, checked by the schema the package exports, loaded the way a tool would load it.
+        const status = await server.request("workspace/executeCommand", {
+          command: "infill.status",
+          arguments: [{ message: false }],
+        });
+        writeFileSync(join(consumer, "status.json"), JSON.stringify(status));
+        writeFileSync(
+          join(consumer, "status.mjs"),
+          `import { readFileSync } from "node:fs";
+import { StatusSchema } from "@infill/lsp-server/status";
+const status = StatusSchema.parse(JSON.parse(readFileSync("status.json", "utf8")));
+const broken = StatusSchema.safeParse({ ...status, total: { ...status.total, requests: -1 } });
+console.log(JSON.stringify({ requests: status.total.requests, shown: status.total.shown, broken: broken.success }));
+`,
+        );
+        const checked = await sh(process.execPath, ["status.mjs"], { cwd: consumer });
+        expect(JSON.parse(checked.stdout)).toEqual({ requests: 1, shown: 1, broken: false });
         await server.request("shutdown", null);
         server.notify("exit", null);
         expect(await server.exitCode()).toBe(0);
@@ -368,9 +390,19 @@ export const wrong: CompletionRequest = { model: DEFAULT_MODEL, prompt: 1 };
 `;
       const esmImports = `import { ApiError, type CompletionRequest, DEFAULT_MODEL, FimClient } from "@infill/core";
 import { type Sim, startSim } from "@infill/sim";
+import { type Status, StatusSchema } from "@infill/lsp-server/status";
 `;
-      writeFileSync(join(consumer, "consumer.mts"), esmImports + use);
-      writeFileSync(join(consumer, "bundler.ts"), esmImports + use);
+      // The status schema's entry is an ES module: used from the ES module consumers.
+      const useStatus = `
+export function requests(json: unknown): number {
+  const status: Status = StatusSchema.parse(json);
+  return status.total.requests + (status.total.latency.endToEnd.p50 ?? 0);
+}
+// @ts-expect-error the cost is a number
+export const notACost: Status["total"]["cost"] = "free";
+`;
+      writeFileSync(join(consumer, "consumer.mts"), esmImports + use + useStatus);
+      writeFileSync(join(consumer, "bundler.ts"), esmImports + use + useStatus);
       writeFileSync(
         join(consumer, "consumer.cts"),
         `import core = require("@infill/core");
