@@ -532,7 +532,9 @@ function subjectOf(settings: Settings): FailureSubject {
 function modelOf(settings: Settings): string {
   // The embedded simulator is asked as DeepSeek, with DeepSeek's default model.
   if (settings.provider === "sim") return PROVIDER_INFO.deepseek.defaultModel!;
-  return settings.model ?? PROVIDER_INFO[settings.provider].defaultModel ?? `(${settings.provider}'s own model)`;
+  return (
+    settings.model ?? PROVIDER_INFO[settings.provider].defaultModel ?? `(${settings.provider}'s own model)`
+  );
 }
 
 const LOG_TYPES = {
