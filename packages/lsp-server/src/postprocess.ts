@@ -191,7 +191,7 @@ function lineSuffixOverlap(text: string, lineAfter: string, open: readonly strin
  */
 export function postProcess(raw: string, ctx: PostProcessContext): FittedCompletion | null {
   const lines = raw.split("\n");
-  const end = findEnd(lines, lines.length, ctx);
+  const { end } = findEnd(lines, lines.length, ctx);
   return assemble(lines, end ?? lines.length, ctx);
 }
 
@@ -204,16 +204,49 @@ export function postProcess(raw: string, ctx: PostProcessContext): FittedComplet
  */
 export function isSettled(partialRaw: string, ctx: PostProcessContext): boolean {
   const lines = partialRaw.split("\n");
-  return findEnd(lines, lines.length - 1, ctx) !== null;
+  return findEnd(lines, lines.length - 1, ctx).end !== null;
 }
 
 /**
- * Where the completion ends: the number of lines to keep, decided from the first `complete` lines only, or
- * `null` when those do not decide it yet (more text could change the answer). With `complete === lines.length`
- * (the whole completion) it always decides.
+ * For streaming ghost text: the lines of `partialRaw` (a prefix of the completion) that are already settled —
+ * whole lines that {@link postProcess} keeps unchanged whatever follows — in the final answer's form (trailing
+ * whitespace trimmed, lines joined with `"\n"`), or `null` when there are none yet. Whatever `more` arrives,
+ * `postProcess(partialRaw + more, ctx).text` starts with these lines (as whole lines). So a line waits:
+ * - until its line break arrives;
+ * - while it may be the start of the code below (it equals the suffix's next non-blank line and the lines that
+ *   would confirm it have not arrived), since the completion is cut before that line;
+ * - when blank, until a kept line follows it (trailing blank lines are dropped);
+ * - when it is the only line and text follows the cursor, since a one-line answer is fitted to the rest of the
+ *   line (its tail may be dropped).
+ *
+ * Single-line mode has no partials: its one line is the answer.
  */
-function findEnd(lines: readonly string[], complete: number, ctx: PostProcessContext): number | null {
-  if (complete === 0) return null;
+export function settledLines(partialRaw: string, ctx: PostProcessContext): string | null {
+  if (ctx.mode === "single-line") return null;
+  const lines = partialRaw.split("\n");
+  const scan = findEnd(lines, lines.length - 1, ctx);
+  const kept = keptLines(lines, scan.end ?? scan.kept);
+  if (kept.length === 0 || (kept.length === 1 && ctx.lineAfter.trim() !== "")) return null;
+  return kept.join("\n");
+}
+
+/**
+ * How far {@link findEnd} got: `end` is the number of lines to keep once decided; while it is not (`null`),
+ * the first `kept` lines are nevertheless known to be kept (the scan passed them).
+ */
+type EndScan =
+  | { readonly end: number; readonly kept?: undefined }
+  | { readonly end: null; readonly kept: number };
+
+/**
+ * Where the completion ends: the number of lines to keep, decided from the first `complete` lines only, or
+ * `null` when those do not decide it yet (more text could change the answer) with the number of lines passed so
+ * far. With `complete === lines.length` (the whole completion) it always decides.
+ */
+function findEnd(lines: readonly string[], complete: number, ctx: PostProcessContext): EndScan {
+  const ends = (end: number): EndScan => ({ end });
+  const undecided = (kept: number): EndScan => ({ end: null, kept });
+  if (complete === 0) return undecided(0);
   const final = complete === lines.length;
   const tabSize = ctx.tabSize ?? 4;
   const blankBefore = ctx.lineBefore.trim() === "";
@@ -256,12 +289,12 @@ function findEnd(lines: readonly string[], complete: number, ctx: PostProcessCon
     return width > nextWidth || (width === nextWidth && !isCloserLine(next));
   };
 
-  if (ctx.mode === "single-line") return blankBefore && resumesAt(0, 1) === "yes" ? 0 : 1;
+  if (ctx.mode === "single-line") return ends(blankBefore && resumesAt(0, 1) === "yes" ? 0 : 1);
 
   if (blankBefore) {
     const resumed = resumesAt(0, RESUME_LINES);
-    if (resumed === "unknown") return null;
-    if (resumed === "yes") return 0;
+    if (resumed === "unknown") return undecided(0);
+    if (resumed === "yes") return ends(0);
   }
 
   const cursorIndent = indentWidth(ctx.lineBefore, tabSize);
@@ -274,9 +307,9 @@ function findEnd(lines: readonly string[], complete: number, ctx: PostProcessCon
     const line = lines[k]!;
     if (isBlank(line)) continue;
     const resumed = resumesAt(k, RESUME_LINES);
-    if (resumed === "unknown") return null;
-    if (resumed === "yes") return k;
-    if (rest !== "" && open.length === 0 && line.trim() === rest) return k + 1;
+    if (resumed === "unknown") return undecided(k);
+    if (resumed === "yes") return ends(k);
+    if (rest !== "" && open.length === 0 && line.trim() === rest) return ends(k + 1);
     const width = indentWidth(line, tabSize);
     if (blockIndent === undefined) {
       if (width > cursorIndent) {
@@ -288,14 +321,20 @@ function findEnd(lines: readonly string[], complete: number, ctx: PostProcessCon
       scanBrackets(line, open);
       continue;
     }
-    return keepCloser(k) ? k + 1 : k;
+    return ends(keepCloser(k) ? k + 1 : k);
   }
-  return final ? lines.length : null;
+  return final ? ends(lines.length) : undecided(complete);
+}
+
+/** The first `end` lines as the answer has them: trailing whitespace trimmed, trailing blank lines dropped. */
+function keptLines(lines: readonly string[], end: number): string[] {
+  const kept = lines.slice(0, end).map((line) => line.trimEnd());
+  while (kept.length > 0 && kept[kept.length - 1]!.trim() === "") kept.pop();
+  return kept;
 }
 
 function assemble(lines: readonly string[], end: number, ctx: PostProcessContext): FittedCompletion | null {
-  const kept = lines.slice(0, end).map((line) => line.trimEnd());
-  while (kept.length > 0 && kept[kept.length - 1]!.trim() === "") kept.pop();
+  const kept = keptLines(lines, end);
   if (kept.length === 0) return null;
 
   if (kept.length === 1) {

@@ -10,6 +10,7 @@ import {
   nextNonBlankLines,
   type PostProcessContext,
   postProcess,
+  settledLines,
 } from "../src/postprocess.js";
 import { fixture, lines } from "./fixture.js";
 
@@ -389,6 +390,36 @@ const cases: Case[] = [
   },
 ];
 
+/** Raw completions built from lines that exercise the block rules (dedents, closers, code below, brackets). */
+const vocabulary = fc.constantFrom(
+  "",
+  "  ",
+  "}",
+  "  }",
+  "    }",
+  ")",
+  "};",
+  "end",
+  "  end",
+  "const c = 3;",
+  "console.log(a, c);",
+  "  return x;",
+  "    return r",
+  "print(area(2))",
+  "\tfmt.Println(1)",
+  "foo(",
+  "  bar(1),",
+  '"str)',
+  "x);",
+  "a, b)",
+  "  if (x) {",
+  "    log(x);",
+  "def h():",
+);
+const rawCompletion = fc
+  .tuple(fc.array(vocabulary, { maxLength: 8 }), fc.boolean(), fc.string({ maxLength: 4 }))
+  .map(([parts, crlf, tail]) => parts.join(crlf ? "\r\n" : "\n") + tail);
+
 describe("postProcess", () => {
   it.each(cases)("$name", ({ src, raw, policy, want }) => {
     expect(postProcess(raw, contextOf(src, policy))).toEqual(want);
@@ -428,34 +459,6 @@ describe("isSettled", () => {
 
   it("is consistent: once settled, more text never changes postProcess", () => {
     const contexts = [...cases.map((c) => contextOf(c.src, c.policy)), contextOf("x = │", "multi-line")];
-    const vocabulary = fc.constantFrom(
-      "",
-      "  ",
-      "}",
-      "  }",
-      "    }",
-      ")",
-      "};",
-      "end",
-      "  end",
-      "const c = 3;",
-      "console.log(a, c);",
-      "  return x;",
-      "    return r",
-      "print(area(2))",
-      "\tfmt.Println(1)",
-      "foo(",
-      "  bar(1),",
-      '"str)',
-      "x);",
-      "a, b)",
-      "  if (x) {",
-      "    log(x);",
-      "def h():",
-    );
-    const rawCompletion = fc
-      .tuple(fc.array(vocabulary, { maxLength: 8 }), fc.boolean(), fc.string({ maxLength: 4 }))
-      .map(([parts, crlf, tail]) => parts.join(crlf ? "\r\n" : "\n") + tail);
     let settledChecks = 0;
     fc.assert(
       fc.property(
@@ -477,5 +480,121 @@ describe("isSettled", () => {
       { numRuns: 3000 },
     );
     expect(settledChecks).toBeGreaterThan(1000);
+  });
+});
+
+describe("settledLines", () => {
+  const endOfFile = "function f() {│";
+  const below = lines("const a = 1;", "│", "const c = 3;", "log(a);");
+  it.each([
+    { name: "waits for a line's break", src: endOfFile, partial: "\n  a();", want: null },
+    { name: "a blank first line alone is nothing to show", src: endOfFile, partial: "\n", want: null },
+    { name: "a whole line is shown", src: endOfFile, partial: "\n  a();\n  b(", want: "\n  a();" },
+    { name: "trailing whitespace trimmed", src: endOfFile, partial: "\n  a();  \t\n", want: "\n  a();" },
+    { name: "CRLF lines", src: endOfFile, partial: "\r\n  a();\r\n  b", want: "\n  a();" },
+    { name: "a trailing blank line waits", src: endOfFile, partial: "\n  a();\n\n", want: "\n  a();" },
+    {
+      name: "a blank line inside the block once a line follows it",
+      src: endOfFile,
+      partial: "\n  a();\n\n  b();\n",
+      want: "\n  a();\n\n  b();",
+    },
+    {
+      name: "the block's end: the closer kept, what follows it never shown",
+      src: endOfFile,
+      partial: "\n  a();\n}\n\nfunction g() {\n",
+      want: "\n  a();\n}",
+    },
+    {
+      name: "a line equal to the code below waits for the line confirming it",
+      src: below,
+      partial: "const b = 2;\nconst c = 3;\n",
+      want: "const b = 2;",
+    },
+    {
+      name: "…and is shown once the next line shows it was not the code below",
+      src: below,
+      partial: "const b = 2;\nconst c = 3;\nlog(b);\n",
+      want: "const b = 2;\nconst c = 3;\nlog(b);",
+    },
+    {
+      name: "…and never when the code below resumes there",
+      src: below,
+      partial: "const b = 2;\nconst c = 3;\nlog(a);\n",
+      want: "const b = 2;",
+    },
+    {
+      name: "the first line waits when it may be the code below (whitespace-only cursor line)",
+      src: below,
+      partial: "const c = 3;\n",
+      want: null,
+    },
+    {
+      name: "a lone line waits when text follows the cursor (it may be fitted to it)",
+      src: "foo(│)",
+      partial: "a,\n",
+      want: null,
+    },
+    { name: "…but not once a second line follows", src: "foo(│)", partial: "a,\n  b\n", want: "a,\n  b" },
+    { name: "after `{│}`", src: "if (ok) {│}", partial: "\n  run();\n", want: "\n  run();" },
+    {
+      name: "Python: the block up to the dedent",
+      src: lines("def area(r):│", "", "print(area(2))"),
+      partial: "\n    return r\n\nprint",
+      want: "\n    return r",
+    },
+    { name: "single-line mode has none", src: "return total│", partial: " + tax;\nmore\n", want: null },
+  ])("$name", ({ src, partial, want }) => {
+    expect(settledLines(partial, contextOf(src))).toBe(want);
+  });
+
+  it("every partial is a prefix, in whole lines, of the final answer, whatever follows, and only grows", () => {
+    const contexts = [
+      ...cases.map((c) => contextOf(c.src, c.policy)),
+      contextOf(endOfFile),
+      contextOf(below),
+      contextOf(lines("function f() {│", "}", "", "function g() {}")),
+      contextOf(lines("if (x) {", "  │", "  }", "}")),
+      contextOf(lines("def area(r):│", "", "print(area(2))")),
+      contextOf("foo(│);"),
+      contextOf("x = │", "multi-line"),
+    ];
+    /** Is `partial` (lines) the start of `text` (lines)? */
+    const startsWithLines = (text: string, partial: string) => {
+      const want = partial.split("\n");
+      return text.split("\n").slice(0, want.length).join("\n") === partial;
+    };
+    let shown = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...contexts),
+        rawCompletion,
+        fc.string({
+          maxLength: 12,
+          unit: fc.constantFrom("\n", " ", "}", "x", "end", "\t", "  return x;\n"),
+        }),
+        (ctx, raw, more) => {
+          const final = postProcess(raw, ctx);
+          let previous: string | null = null;
+          for (let cut = 0; cut <= raw.length; cut++) {
+            const partial = settledLines(raw.slice(0, cut), ctx);
+            if (partial === null) {
+              expect(previous).toBeNull();
+              continue;
+            }
+            if (partial.includes("\n")) shown += 1;
+            expect(final, "a partial promises an answer").not.toBeNull();
+            expect(startsWithLines(final!.text, partial)).toBe(true);
+            const other = postProcess(raw.slice(0, cut) + more, ctx);
+            expect(other).not.toBeNull();
+            expect(startsWithLines(other!.text, partial)).toBe(true);
+            if (previous !== null) expect(startsWithLines(partial, previous)).toBe(true);
+            previous = partial;
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(shown, "partials of several lines checked").toBeGreaterThan(1000);
   });
 });
