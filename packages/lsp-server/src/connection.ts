@@ -33,6 +33,12 @@ import { type Answer, CompletionEngine, type ContextSource, type RequestKind } f
 import { type FailureNotice, type FailureSubject, missingKeyNotice, UpstreamHealth } from "./health.js";
 import { createLogger, redactor } from "./logger.js";
 import { FramedMessageWriter } from "./message-writer.js";
+import {
+  PARTIAL_CAPABILITY,
+  PARTIAL_NOTIFICATION,
+  type PartialListener,
+  partialResultToken,
+} from "./partial-results.js";
 import { negotiateEncoding, toClientCharacter } from "./position-encoding.js";
 import { probe } from "./probe.js";
 import { defaultSettings, mergeSettings, type Settings, type SettingsLayer } from "./settings.js";
@@ -332,6 +338,7 @@ export function startServer(options: ServerOptions): RunningServer {
         completionProvider: { resolveProvider: false },
         inlineCompletionProvider: true,
         executeCommandProvider: { commands: [ACCEPTED_COMMAND, STATUS_COMMAND] },
+        experimental: PARTIAL_CAPABILITY,
       },
       serverInfo: { name: "infill-lsp", version: SERVER_VERSION },
     };
@@ -396,9 +403,15 @@ export function startServer(options: ServerOptions): RunningServer {
     documents.didClose(textDocument.uri);
   });
 
-  const answer = async (uri: string, position: Position, token: CancellationToken, kind: RequestKind) => {
+  const answer = async (
+    uri: string,
+    position: Position,
+    token: CancellationToken,
+    kind: RequestKind,
+    onPartial?: PartialListener,
+  ) => {
     await settingsRead;
-    const result = await engine.complete(uri, position, token, kind);
+    const result = await engine.complete(uri, position, token, kind, onPartial);
     if (result.kind === "none") {
       log.debug(`no suggestion: ${result.reason}`);
       return undefined;
@@ -409,7 +422,10 @@ export function startServer(options: ServerOptions): RunningServer {
     return place && { ...place, accept: shown };
   };
 
-  const placement = (uri: string, result: Extract<Answer, { kind: "suggestion" }>): Placement | undefined => {
+  const placement = (
+    uri: string,
+    result: Pick<Extract<Answer, { kind: "suggestion" }>, "text" | "replaceEnd" | "position">,
+  ): Placement | undefined => {
     const doc = documents.get(uri);
     if (!doc || result.position.line >= doc.buffer.lineCount) return undefined;
     const line = doc.buffer.lineAt(result.position.line);
@@ -449,7 +465,21 @@ export function startServer(options: ServerOptions): RunningServer {
 
   connection.languages.inlineCompletion.on(
     async (params: InlineCompletionParams, token): Promise<InlineCompletionList> => {
-      const place = await answer(params.textDocument.uri, params.position, token, "inline");
+      const { uri } = params.textDocument;
+      // Partial results (opt-in): the lines settled so far, inserted at the cursor (what they replace comes with
+      // the answer).
+      const partialToken = partialResultToken(clientCapabilities, params);
+      const onPartial: PartialListener | undefined =
+        partialToken === undefined
+          ? undefined
+          : (partial) => {
+              const place = placement(uri, { ...partial, replaceEnd: 0 });
+              if (!place) return;
+              connection
+                .sendNotification(PARTIAL_NOTIFICATION, { token: partialToken, items: inlineItems(place) })
+                .catch(() => {});
+            };
+      const place = await answer(uri, params.position, token, "inline", onPartial);
       return { items: place ? inlineItems(place) : [] };
     },
   );

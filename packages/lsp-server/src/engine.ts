@@ -4,6 +4,7 @@ import { type ContextBlock, EMPTY_BLOCK } from "./context/block.js";
 import type { Documents, OpenDocument } from "./documents.js";
 import type { FailureNotice, UpstreamHealth } from "./health.js";
 import type { Logger } from "./logger.js";
+import { type PartialListener, partialFeed } from "./partial-results.js";
 import {
   completionMode,
   type FittedCompletion,
@@ -148,6 +149,8 @@ class Slot {
   settled = false;
   /** The answer, once settled. */
   answer: Answer | undefined;
+  /** Told the settled lines (relative to the request's cursor) while it streams, until the slot is answered. */
+  constructor(readonly onPartial?: (text: string) => void) {}
   #resolve!: (answer: Answer) => void;
   readonly promise = new Promise<Answer>((resolve) => {
     this.#resolve = resolve;
@@ -186,6 +189,8 @@ interface Inflight {
   context: ContextFigures | undefined;
   /** What it suggested, once it ended with a suggestion. */
   suggestion: Suggestion | undefined;
+  /** What post-processing judges its text against. */
+  readonly ctx: PostProcessContext;
   result: Promise<FittedCompletion | null>;
 }
 
@@ -212,12 +217,16 @@ export class CompletionEngine {
 
   constructor(private readonly options: EngineOptions) {}
 
-  /** Answer a completion request at a UTF-16 position. Never rejects. */
+  /**
+   * Answer a completion request at a UTF-16 position. Never rejects. `onPartial` is told the lines settled so far
+   * while a block streams (each call extends the previous text), never after the answer, a supersede or a cancel.
+   */
   complete(
     uri: string,
     position: Position,
     token?: CancellationToken,
     kind: RequestKind = "inline",
+    onPartial?: PartialListener,
   ): Promise<Answer> {
     const started = performance.now();
     const { documents, settings } = this.options;
@@ -229,7 +238,7 @@ export class CompletionEngine {
 
     const state = this.#state(uri);
     state.waiters.get(kind)?.resolve(none("superseded"));
-    const slot = new Slot();
+    const slot = new Slot(onPartial && ((text) => onPartial({ text, position: here })));
     state.waiters.set(kind, slot);
     const onCancel = token?.onCancellationRequested(() => slot.resolve(none("cancelled")));
     void slot.promise.then(() => {
@@ -356,7 +365,15 @@ export class CompletionEngine {
       if (state.inflight === running && !isFollowed(running)) running.controller.abort("superseded");
       return { kind: "none" };
     }
-    await this.#follow(slot, running, typed);
+    // Its settled lines, seen from here: what is left of them after what was typed (until the next edit, after
+    // which this request is about to be superseded).
+    const version = doc.version;
+    const view = (text: string) =>
+      doc.version !== version
+        ? null
+        : (this.#typeThrough({ uri: doc.uri, ...running.anchor, text, replaceEnd: 0 }, doc, here)?.text ??
+          null);
+    await this.#follow(slot, running, typed, view);
     if (slot.settled) return { kind: "none" };
     const served = state.last && this.#typeThrough(state.last, doc, here);
     if (served) return { kind: "served", result: served, suggestion: state.last! };
@@ -366,12 +383,30 @@ export class CompletionEngine {
 
   /**
    * Wait for an in-flight request on behalf of `slot`: until it finishes, the slot is answered otherwise, or —
-   * when `typed` is given — its text stops agreeing with what was typed. A request left with no one waiting is
-   * aborted after a short grace, in case the next keystroke's request adopts it.
+   * when `typed` is given — its text stops agreeing with what was typed. Meanwhile the slot is told the settled
+   * lines as `view` shows them from its cursor. A request left with no one waiting is aborted after a short
+   * grace, in case the next keystroke's request adopts it.
    */
-  async #follow(slot: Slot, inflight: Inflight, typed?: string): Promise<void> {
+  async #follow(
+    slot: Slot,
+    inflight: Inflight,
+    typed?: string,
+    view?: (settled: string) => string | null,
+  ): Promise<void> {
     clearTimeout(inflight.orphanTimer);
     inflight.followers.add(slot);
+    const { onPartial } = slot;
+    const partials =
+      onPartial &&
+      partialFeed(
+        inflight,
+        (text) => {
+          if (!slot.settled) onPartial(text);
+        },
+        view,
+      );
+    partials?.();
+    if (partials) inflight.listeners.add(partials);
     let listener: (() => void) | undefined;
     const diverged =
       typed === undefined
@@ -384,6 +419,7 @@ export class CompletionEngine {
           });
     await Promise.race([inflight.result, slot.promise, ...(diverged ? [diverged] : [])]);
     if (listener) inflight.listeners.delete(listener);
+    if (partials) inflight.listeners.delete(partials);
     inflight.followers.delete(slot);
     if (slot.settled && !isFollowed(inflight)) {
       // Left by a request the editor cancelled: cancelled, unless a newer request comes and adopts or drops it.
@@ -459,6 +495,7 @@ export class CompletionEngine {
       stale: false,
       context: context.figures,
       suggestion: undefined,
+      ctx,
       result: Promise.resolve(null),
     };
     inflight.result = this.#consume(upstream, request, streamed, ctx, inflight, state, doc.uri);
@@ -502,6 +539,8 @@ export class CompletionEngine {
     } catch (error) {
       if (inflight.controller.signal.aborted) {
         outcome = signal.reason === "superseded" ? "superseded" : "cancelled";
+        const why = inflight.stale ? "the text it was for changed" : "nobody waits for it";
+        log.debug(`upstream request aborted after ${Math.round(performance.now() - t0)} ms: ${why}`);
         return null;
       }
       outcome = "failed";
