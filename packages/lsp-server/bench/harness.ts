@@ -1,7 +1,9 @@
 // What the benchmarks share: the built server launched as an editor does, documents edited over LSP, the report.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startSim } from "@infill/sim";
+import { type SimOptions, startSim } from "@infill/sim";
 import { request } from "undici";
 import {
   createMessageConnection,
@@ -35,6 +37,12 @@ export const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 };
 
+/** CPU time (user + system) of a process, in ms, from /proc: what it spends, whatever the scheduler does. */
+export function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** A server launched by {@link launch}. */
 export interface Server {
   rpc: MessageConnection;
@@ -44,13 +52,40 @@ export interface Server {
 }
 
 /**
- * Start the built server over stdio against `sim`, initialized with `initializationOptions` and, when given, a
- * workspace folder (absolute path).
+ * `@infill/sim` in its own process, so that neither side of a comparison shares an event loop with it: `url`,
+ * the bodies it received, and `close`.
+ */
+export async function simProcess(options: SimOptions = {}) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("../bench/sim-process.mjs", import.meta.url)), JSON.stringify(options)],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => (await lines.next()).value as string;
+  const url = await next();
+  return {
+    url,
+    async bodies(): Promise<unknown[]> {
+      child.stdin.write("dump\n");
+      return JSON.parse(await next());
+    },
+    close() {
+      child.stdin.end();
+      return new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+/**
+ * Start the built server over stdio against `sim`, initialized with `initializationOptions`, the client
+ * `capabilities` (default none) and, when given, a workspace folder (absolute path).
  */
 export async function launch(
   sim: { url: string },
   initializationOptions: Record<string, unknown>,
   workspace?: string,
+  capabilities: Record<string, unknown> = {},
 ): Promise<Server> {
   const t0 = performance.now();
   // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
@@ -74,7 +109,7 @@ export async function launch(
     processId: null,
     rootUri: folder ?? null,
     ...(folder ? { workspaceFolders: [{ uri: folder, name: "bench" }] } : {}),
-    capabilities: {},
+    capabilities,
     initializationOptions,
   });
   const startMs = performance.now() - t0;
@@ -116,11 +151,16 @@ export class Doc {
       ? { line: at.line, character: at.character + text.length }
       : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
   }
-  async inline(at: Position): Promise<{ items: Array<{ insertText: string }> }> {
+  /** An inline completion request at `at`; `extra` params go along (e.g. `partialResultToken`). */
+  async inline(
+    at: Position,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ items: Array<{ insertText: string }> }> {
     return this.server.rpc.sendRequest("textDocument/inlineCompletion", {
       textDocument: { uri: this.uri },
       position: at,
       context: { triggerKind: 1 },
+      ...extra,
     });
   }
 }

@@ -1,7 +1,5 @@
 // infill-lsp benchmark: every figure below is measured in this one run and printed side by side with its goal.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
 import { request } from "undici";
@@ -9,7 +7,18 @@ import { Documents } from "../src/documents.js";
 import { buildPromptWindow } from "../src/prompt-window.js";
 import { TextBuffer } from "../src/text-buffer.js";
 import { contextBench } from "./context.js";
-import { cacheHitRatio, Doc, launch, type Position, printSummary, quantile, report } from "./harness.js";
+import {
+  cacheHitRatio,
+  cpuOf,
+  Doc,
+  launch,
+  type Position,
+  printSummary,
+  quantile,
+  report,
+  simProcess,
+} from "./harness.js";
+import { partialsBench } from "./partials.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -17,31 +26,6 @@ const cursorOf = (text: string): Position => {
   const lines = text.split("\n");
   return { line: lines.length - 3, character: 2 };
 };
-
-/** `@infill/sim` in its own process: `url`, the bodies it received, and `close`. */
-async function simProcess() {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL("../bench/sim-process.mjs", import.meta.url))],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async () => (await lines.next()).value as string;
-  const url = await next();
-  return {
-    url,
-    async bodies(): Promise<unknown[]> {
-      child.stdin.write("dump\n");
-      return JSON.parse(await next());
-    },
-    close() {
-      child.stdin.end();
-      return new Promise((resolve) => child.once("exit", resolve));
-    },
-  };
-}
 
 async function overheadAndMemory() {
   const sim = await simProcess();
@@ -58,11 +42,6 @@ async function overheadAndMemory() {
   const rssOf = (pid: number) =>
     Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
   const rssAtStart = rssOf(server.pid);
-  // CPU time (user + system) of a process, in ms, from /proc: what it spends, whatever the scheduler does.
-  const cpuOf = (pid: number) => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  };
   const N = Number(process.env.BENCH_COMPLETIONS ?? 300);
   // CPU is counted after the first completions, which also load the HTTP client's code.
   const WARMUP = 20;
@@ -288,6 +267,8 @@ console.log("prompt caching:");
 await cacheHits();
 console.log("repository context:");
 await contextBench();
+console.log("streaming ghost text (partial results):");
+await partialsBench();
 await sim.close();
 
 printSummary();

@@ -1,9 +1,10 @@
 // @infill/sim in a process of its own, so that neither side of a comparison shares an event loop with it.
-// Prints its URL; on a "dump" line on stdin, prints the JSON bodies of every request it has received.
+// Its options come as JSON in the first argument (default none). Prints its URL; on a "dump" line on stdin, prints
+// the JSON bodies of every request it has received.
 import { createInterface } from "node:readline";
 import { startSim } from "@infill/sim";
 
-const sim = await startSim();
+const sim = await startSim(JSON.parse(process.argv[2] ?? "{}"));
 process.stdout.write(`${sim.url}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === "dump") process.stdout.write(`${JSON.stringify(sim.requests.map((r) => r.body))}\n`);
