@@ -130,6 +130,22 @@ function M.edit(path, lines, cursor)
   return vim.api.nvim_get_current_buf()
 end
 
+--- Edit `path` holding `lines` with the cursor at `cursor`, wait for the infill client to attach and initialize,
+--- and enter insert mode at the end of the line (`A`).
+---@param path string
+---@param lines string[]
+---@param cursor integer[]
+function M.edit_and_append(path, lines, cursor)
+  M.edit(path, lines, cursor)
+  M.wait_for(function()
+    local client = require("infill.lsp").get_client(0)
+    return client and client.initialized
+  end, 10000, "the infill client to attach and initialize")
+  M.input("A", function()
+    return vim.api.nvim_get_mode().mode == "i"
+  end)
+end
+
 --- Type `keys` (as a user would, through Neovim's input queue) and wait until `done()` holds.
 ---@param keys string
 ---@param done fun(): any

@@ -45,6 +45,9 @@ const filter = process.env.INFILL_TEST_FILTER ?? "";
 /** Spec files that run without an API key (everything else gets `DEEPSEEK_API_KEY=sk-test`). */
 const WITHOUT_KEY = new Set(["test/e2e/missing_key_spec.lua"]);
 
+/** The spec that runs against a sim taking 20 ms a token, so that a block streams line by line. */
+const STREAM_SPEC = "test/e2e/stream_spec.lua";
+
 interface CaseResult {
   name: string;
   status: "pass" | "fail" | "skip";
@@ -88,6 +91,7 @@ let binDir = "";
 let sim: Sim | undefined;
 /** An Ollama look-alike, for the specs that use another provider. */
 let ollama: Sim | undefined;
+let slowSim: Sim | undefined;
 let scratch = "";
 
 beforeAll(async () => {
@@ -99,12 +103,14 @@ beforeAll(async () => {
   binDir = stdout.trim().split("\n").pop() ?? "";
   sim = await startSim();
   ollama = await startSim({ dialect: "ollama" });
+  slowSim = await startSim({ tokenMs: 20 });
   scratch = mkdtempSync(join(tmpdir(), "infill-nvim-"));
 }, 15 * 60_000);
 
 afterAll(async () => {
   await sim?.close();
   await ollama?.close();
+  await slowSim?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -154,7 +160,7 @@ async function runSpec(
     XDG_DATA_DIRS: join(home, "data-dirs"),
     INFILL_TEST_SPEC: spec,
     INFILL_TEST_RESULTS: resultsFile,
-    INFILL_BASE_URL: sim?.url,
+    INFILL_BASE_URL: spec === STREAM_SPEC ? slowSim?.url : sim?.url,
     INFILL_TEST_OLLAMA_URL: ollama?.url,
     INFILL_TEST_FILTER: filter,
     ...(WITHOUT_KEY.has(spec) ? {} : { DEEPSEEK_API_KEY: "sk-test" }),
@@ -233,7 +239,11 @@ describe.each(VERSIONS)("%s", (version) => {
           `${serverJs} is missing: build the server first (\`npx pnpm@10 build\`; \`pnpm test\` does).`,
         );
       }
+      const aborted = () => slowSim?.requests.filter((r) => r.aborted).length ?? 0;
+      const abortedBefore = aborted();
       expectPassed(await runSpec(version, spec), spec);
+      // Typing on and dismissing stopped the sim's streams, as the spec saw the server say.
+      if (spec === STREAM_SPEC && !filter) expect(aborted() - abortedBefore).toBeGreaterThanOrEqual(2);
     },
     RUN_TIMEOUT_MS + 5_000,
   );

@@ -21,6 +21,7 @@
 ---@field debounce integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
 ---@field keymaps infill.Keymaps|false Insert-mode keymaps; `false` turns all of them off.
 ---@field highlight string Highlight group of the ghost text (`InfillSuggestion` is linked to `Comment` by default). Default `"InfillSuggestion"`.
+---@field stream boolean Draw a block suggestion line by line while the server still generates it (partial results); the plugin's own ghost text only. Default `true`.
 ---@field use_native boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
 ---@field notify boolean Route the server's messages (missing or rejected key, bad settings) through `vim.notify`, once each. Default `true`.
 ---@field settings table<string, any> Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`): `provider`, `model`, `baseUrl`, `apiKeyEnv`, `allowInsecureHttp`, `maxTokens`, `temperature`, `debounceMs`, `contextTokens`, `lineMode`, `languages`, `timeoutMs`, `logLevel`, `metrics`. Default `{}`.
@@ -71,6 +72,7 @@ M.defaults = {
     suggest = "<M-\\>",
   },
   highlight = "InfillSuggestion",
+  stream = true,
   use_native = false,
   notify = true,
   settings = {},
@@ -90,6 +92,7 @@ local types = {
   debounce = "number",
   keymaps = { "table", "boolean" },
   highlight = "string",
+  stream = "boolean",
   use_native = "boolean",
   notify = "boolean",
   settings = "table",

@@ -225,6 +225,10 @@ local handlers = {
     end
     return vim.NIL
   end,
+  ["$/infill/partial"] = function(_, params, ctx)
+    require("infill.suggestion").on_partial(params, ctx.client_id)
+    return vim.NIL
+  end,
   ["workspace/configuration"] = function(_, params)
     local out = {}
     for i, item in ipairs(type(params) == "table" and params.items or {}) do
@@ -234,6 +238,18 @@ local handlers = {
   end,
 }
 
+--- The client capabilities: Neovim's, and partial results (`$/infill/partial`) when the plugin draws them.
+---@return lsp.ClientCapabilities
+function M.capabilities()
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  if config.options.stream and not config.options.use_native then
+    capabilities.experimental = vim.tbl_extend("force", capabilities.experimental or {}, {
+      infill = { partialResults = true },
+    })
+  end
+  return capabilities
+end
+
 --- The client configuration (without `root_dir`).
 ---@param cmd string[]
 ---@return vim.lsp.ClientConfig
@@ -242,6 +258,7 @@ function M.client_config(cmd)
   return {
     name = M.name,
     cmd = cmd,
+    capabilities = M.capabilities(),
     cmd_env = next(config.options.env) and vim.deepcopy(config.options.env) or nil,
     init_options = settings,
     settings = { infill = settings },

@@ -3,6 +3,7 @@
 local config = require("infill.config")
 local lsp = require("infill.lsp")
 local position = require("infill.position")
+local throttle = require("infill.throttle")
 local type_through = require("infill.type_through")
 
 local M = {}
@@ -15,6 +16,8 @@ local TRIGGER_INVOKED = 1
 local TRIGGER_AUTOMATIC = 2
 local REQUEST_CANCELLED = -32800
 local CONTENT_MODIFIED = -32801
+--- Least time between two redraws for a streaming suggestion's new lines, in ms.
+local PARTIAL_REDRAW_MS = 30
 
 ---@class infill.Item: infill.Anchored
 ---@field client_id integer
@@ -32,6 +35,10 @@ local CONTENT_MODIFIED = -32801
 ---@field bufnr integer
 ---@field row integer Row of the request's cursor (0-based).
 ---@field col integer Byte column of the request's cursor (0-based).
+---@field req infill.Request What the answer's items are read against.
+---@field token? string The request's `partialResultToken`, when it asked for partial results.
+
+---@alias infill.Request { row: integer, col: integer, line: string, encoding: string, client_id: integer }
 
 ---@class infill.SuggestionState
 ---@field bufnr? integer Buffer the items belong to.
@@ -42,6 +49,8 @@ local CONTENT_MODIFIED = -32801
 ---@field inflight? infill.Inflight
 ---@field timer? uv.uv_timer_t Client-side debounce.
 ---@field pending boolean A debounced request is waiting to be sent.
+---@field partial? { seq: integer, items: infill.Item[] } The latest partial result, waiting for its redraw.
+---@field partial_shown? integer Number of the request whose partial result is on screen.
 local state = { items = {}, index = 1, seq = 0, pending = false }
 M.state = state
 
@@ -182,7 +191,9 @@ function M.refresh()
 end
 
 --- Stop the pending debounce and the request in flight.
-function M.cancel()
+---@param superseded? boolean A newer request for the same buffer follows at once: no `$/cancelRequest`, the server
+--- answers the old one when the new one arrives (and may hand its upstream stream over to it).
+function M.cancel(superseded)
   if state.timer then
     state.timer:stop()
   end
@@ -190,7 +201,7 @@ function M.cancel()
   local inflight = state.inflight
   state.inflight = nil
   state.seq = state.seq + 1
-  if inflight then
+  if inflight and not superseded then
     local client = vim.lsp.get_client_by_id(inflight.client_id)
     if client then
       pcall(lsp.cancel, client, inflight.id)
@@ -223,7 +234,7 @@ end
 
 --- Turn an answer's items into anchored suggestions on the request's line.
 ---@param result any InlineCompletionList or InlineCompletionItem[]
----@param req { row: integer, col: integer, line: string, encoding: string, client_id: integer }
+---@param req infill.Request
 ---@return infill.Item[]
 function M.items_from_result(result, req)
   local raw = type(result) == "table" and (result.items or result) or {}
@@ -271,18 +282,24 @@ function M.request(bufnr, trigger)
   if not client or not lsp.state.enabled then
     return false
   end
-  M.cancel()
+  -- A block still streaming here is superseded rather than cancelled: a cancel, then the request, would leave the
+  -- server a moment with nobody waiting for the stream, and it aborts such streams.
+  local inflight = state.inflight
+  M.cancel(inflight ~= nil and inflight.bufnr == bufnr and state.partial_shown == inflight.seq)
   local cursor = api.nvim_win_get_cursor(0)
   local row, col = cursor[1] - 1, cursor[2]
   local line = api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
   local encoding = client.offset_encoding or "utf-16"
   local req = { row = row, col = col, line = line, encoding = encoding, client_id = client.id }
+  local seq = state.seq
+  -- Declared in the client's capabilities (infill.lsp) when `stream` is on.
+  local token = config.options.stream and ("infill-%d"):format(seq) or nil
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     position = { line = row, character = position.to_character(line, col, encoding) },
     context = { triggerKind = trigger or TRIGGER_INVOKED },
+    partialResultToken = token,
   }
-  local seq = state.seq
   local ok, id = lsp.request(
     client,
     "textDocument/inlineCompletion",
@@ -295,7 +312,16 @@ function M.request(bufnr, trigger)
   if ok and id then
     -- The answer may already have been handled if the transport answered synchronously.
     if state.seq == seq then
-      state.inflight = { client_id = client.id, id = id, seq = seq, bufnr = bufnr, row = row, col = col }
+      state.inflight = {
+        client_id = client.id,
+        id = id,
+        seq = seq,
+        bufnr = bufnr,
+        row = row,
+        col = col,
+        req = req,
+        token = token,
+      }
     end
     return true
   end
@@ -305,7 +331,7 @@ end
 --- Handle the answer to request number `seq`.
 ---@param seq integer
 ---@param bufnr integer
----@param req { row: integer, col: integer, line: string, encoding: string, client_id: integer }
+---@param req infill.Request
 ---@param err? lsp.ResponseError
 ---@param result any
 function M.on_result(seq, bufnr, req, err, result)
@@ -313,6 +339,8 @@ function M.on_result(seq, bufnr, req, err, result)
     return -- superseded, cancelled or dismissed
   end
   state.inflight = nil
+  M.redraw_partial.cancel()
+  state.partial = nil
   if err then
     if err.code ~= REQUEST_CANCELLED and err.code ~= CONTENT_MODIFIED then
       lsp.log("inlineCompletion failed: %s", err.message or vim.inspect(err))
@@ -322,10 +350,52 @@ function M.on_result(seq, bufnr, req, err, result)
   if not api.nvim_buf_is_valid(bufnr) or not lsp.state.enabled then
     return
   end
+  local items = M.items_from_result(result, req)
+  if #items == 0 and state.partial_shown == seq then
+    -- The stream failed after lines were shown: they stay (a line once shown is only taken back by typing).
+    return
+  end
   state.bufnr = bufnr
-  state.items = M.items_from_result(result, req)
+  state.items = items
   state.index = 1
   M.refresh()
+end
+
+--- Show the latest partial result (throttled: see `M.redraw_partial`), unless its request has been answered,
+--- cancelled or superseded since it arrived.
+local function draw_partial()
+  local partial, inflight = state.partial, state.inflight
+  state.partial = nil
+  if not partial or not inflight or partial.seq ~= state.seq or not api.nvim_buf_is_valid(inflight.bufnr) then
+    return
+  end
+  state.bufnr = inflight.bufnr
+  state.items = partial.items
+  state.index = 1
+  state.partial_shown = partial.seq
+  M.refresh()
+end
+
+--- Redraws for partial results, at most one per 30 ms; the answer draws at once and drops a pending one.
+M.redraw_partial = throttle.new(PARTIAL_REDRAW_MS, draw_partial)
+
+--- A partial result (`$/infill/partial`): the lines of a block settled so far, for the request in flight. They
+--- are drawn like an answer's items, so accepting takes what is shown; later ones extend them.
+---@param params { token: string|integer, items: table[] }
+---@param client_id integer
+function M.on_partial(params, client_id)
+  local inflight = state.inflight
+  if type(params) ~= "table" or not inflight or inflight.token == nil then
+    return
+  end
+  if params.token ~= inflight.token or client_id ~= inflight.client_id or not lsp.state.enabled then
+    return
+  end
+  local items = M.items_from_result(params, inflight.req)
+  if #items > 0 then
+    state.partial = { seq = inflight.seq, items = items }
+    M.redraw_partial.call()
+  end
 end
 
 --- Ask after `debounce` ms of quiet, if still in insert mode in the same buffer.
@@ -399,7 +469,12 @@ local function accept_with(pick)
   local replace = (after == "" or after:sub(1, 1) == "\n" or after:sub(1, 2) == "\r\n") and view.replace or 0
   local lines = vim.split(chunk, "\n", { plain = true })
   local item = state.items[state.index]
-  M.cancel()
+  -- A block still streaming keeps coming after what was taken, like after typing it: the next request follows it.
+  local inflight = state.inflight
+  local streaming = inflight ~= nil and state.partial_shown == inflight.seq
+  if not streaming then
+    M.cancel()
+  end
   M.hide()
   api.nvim_buf_set_text(view.bufnr, view.row, view.col, view.row, view.col + replace, lines)
   local end_row = view.row + #lines - 1
@@ -408,7 +483,7 @@ local function accept_with(pick)
   if item then
     require("infill.usage").report(item.client_id, item.command, after)
   end
-  if whole then
+  if whole and not streaming then
     state.items = {}
     state.index = 1
   else

@@ -4,7 +4,6 @@ local h = require("helpers")
 local eq, ok = h.eq, h.ok
 
 local infill = require("infill")
-local lsp = require("infill.lsp")
 
 local notifications = h.capture_notify()
 infill.setup({ use_native = true, settings = { debounceMs = 0 } })
@@ -16,14 +15,7 @@ local n = 0
 local function start()
   n = n + 1
   -- A project per test: earlier tests' files stay open and would be similar code in the prompt.
-  h.edit(("%s/f%d.js"):format(h.project("native" .. n), n), ADD_SUB, { 6, 2 })
-  h.wait_for(function()
-    local client = lsp.get_client(0)
-    return client and client.initialized
-  end, 10000, "the infill client")
-  h.input("A", function()
-    return vim.api.nvim_get_mode().mode == "i"
-  end)
+  h.edit_and_append(("%s/f%d.js"):format(h.project("native" .. n), n), ADD_SUB, { 6, 2 })
 end
 
 local function native_only()

@@ -305,6 +305,106 @@ describe("suggestion", function()
       h.eq(3, items[1].col)
     end)
 
+    describe("partial results", function()
+      local at_abc = { row = 0, col = 3, line = "abc", encoding = "utf-8", client_id = 1 }
+      local renders
+      local render = suggestion.render
+      before_each(function()
+        -- The redraws of one test must not hold back the next one's first.
+        h.wait_for(suggestion.redraw_partial.idle, 1000, "the partial redraws of the last test to be over")
+        renders = {}
+        suggestion.render = function(view)
+          table.insert(renders, { at = vim.uv.hrtime() / 1e6, text = view.text })
+          return render(view)
+        end
+      end)
+      after_each(function()
+        suggestion.render = render
+      end)
+
+      --- A request in flight for the cursor at the end of "abc", asking for partial results as "t1".
+      local function inflight()
+        setup_buffer({ "abc" }, { 1, 3 }, {})
+        suggestion.cancel()
+        local seq = suggestion.state.seq
+        suggestion.state.inflight =
+          { client_id = 1, id = 9, seq = seq, bufnr = bufnr, row = 0, col = 3, req = at_abc, token = "t1" }
+        return seq
+      end
+      local function partial(text, token)
+        suggestion.on_partial({ token = token or "t1", items = { { insertText = text } } }, 1)
+      end
+
+      it("draws the lines of the request in flight, and nothing for another token or client", function()
+        inflight()
+        partial("\nx", "t0")
+        suggestion.on_partial({ token = "t1", items = { { insertText = "\nx" } } }, 2)
+        h.eq(nil, h.ghost_text(bufnr))
+        partial("\nx")
+        h.eq("\nx", h.ghost_text(bufnr))
+        h.eq(true, suggestion.busy(), "still in flight")
+      end)
+
+      it("redraws at most once per 30 ms, the latest lines last", function()
+        inflight()
+        for i = 1, 6 do
+          partial("\n" .. ("l\n"):rep(i - 1) .. "l")
+        end
+        h.eq(1, #renders, "the first at once")
+        h.wait_for(function()
+          return #renders == 2
+        end, 1000, "the second redraw")
+        -- Stamped a few µs after the throttle reads its clock: to the 0.1 ms.
+        h.ok(renders[2].at - renders[1].at >= 29.9, ("%.1f ms apart"):format(renders[2].at - renders[1].at))
+        h.eq("\n" .. ("l\n"):rep(5) .. "l", h.ghost_text(bufnr))
+        vim.wait(50)
+        h.eq(2, #renders)
+      end)
+
+      it(
+        "the answer draws at once and drops a waiting redraw; an empty answer keeps the lines shown",
+        function()
+          local seq = inflight()
+          partial("\na")
+          partial("\na\nb")
+          suggestion.on_result(seq, bufnr, at_abc, nil, { items = { { insertText = "\na\nb\nc" } } })
+          h.eq("\na\nb\nc", h.ghost_text(bufnr))
+          vim.wait(50)
+          h.eq("\na\nb\nc", h.ghost_text(bufnr), "no late partial redraw")
+          seq = inflight()
+          partial("\na")
+          suggestion.on_result(seq, bufnr, at_abc, nil, { items = {} })
+          h.eq("\na", h.ghost_text(bufnr), "a stream that failed after a line: the line stays")
+        end
+      )
+
+      it("ignores partial results once the request is cancelled or dismissed", function()
+        inflight()
+        partial("\na")
+        partial("\na\nb") -- waits for its redraw
+        suggestion.dismiss()
+        partial("\na\nb\nc")
+        vim.wait(50)
+        h.eq(nil, h.ghost_text(bufnr))
+        h.eq(1, #renders)
+      end)
+
+      it(
+        "accepting a line of a partial result keeps the request, and the next lines extend what is left",
+        function()
+          inflight()
+          partial("\n  one")
+          h.ok(suggestion.accept_line())
+          h.eq({ "abc", "  one" }, buffer())
+          h.eq(true, suggestion.busy(), "the request still streams")
+          partial("\n  one\n  two")
+          h.wait_for(function()
+            return h.ghost_text(bufnr) == "\n  two"
+          end, 1000, "the next line, past what was accepted")
+        end
+      )
+    end)
+
     it("ignores answers to superseded requests", function()
       setup_buffer({ "abc" }, { 1, 3 }, {})
       local seq = suggestion.state.seq
