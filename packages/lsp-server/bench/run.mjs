@@ -11,6 +11,8 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20.18",
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow (as in build.mjs).
+  mainFields: ["module", "main"],
   logLevel: "warning",
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
