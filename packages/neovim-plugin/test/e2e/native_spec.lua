@@ -4,6 +4,7 @@ local h = require("helpers")
 local eq, ok = h.eq, h.ok
 
 local infill = require("infill")
+local lsp = require("infill.lsp")
 
 local notifications = h.capture_notify()
 infill.setup({ use_native = true, settings = { debounceMs = 0 } })

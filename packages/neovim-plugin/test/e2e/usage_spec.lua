@@ -16,14 +16,7 @@ local n = 0
 --- Edit a new file of the project (one server for all of them) and enter insert mode at the end of line 6.
 local function start()
   n = n + 1
-  h.edit(("%s/file%d.js"):format(project, n), h.ADD_SUB, { 6, 2 })
-  h.wait_for(function()
-    local client = lsp.get_client(0)
-    return client and client.initialized
-  end, 10000, "the infill client")
-  h.input("A", function()
-    return vim.api.nvim_get_mode().mode == "i"
-  end)
+  h.edit_and_append(("%s/file%d.js"):format(project, n), h.ADD_SUB, { 6, 2 })
 end
 
 --- The server's figures, from `infill.status`.
