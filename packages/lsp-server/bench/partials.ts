@@ -125,7 +125,7 @@ export async function partialsBench(): Promise<void> {
   const later = p50(timings.on.map((t, i) => t.whole - timings.off[i]!.whole));
   report(
     "whole block, partials on minus off (p50 of rounds)",
-    `${later >= 0 ? "+" : ""}${later.toFixed(0)} ms`,
+    `${Math.round(later) > 0 ? "+" : ""}${Math.round(later)} ms`,
     `≤ 0 (± ${TOKEN_MS} ms, a token)`,
     later <= TOKEN_MS,
   );
