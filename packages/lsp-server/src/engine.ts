@@ -333,6 +333,9 @@ export class CompletionEngine {
       if (shared.kind === "served") return answer(shared.result, "shared", shared.suggestion);
       if (slot.settled) return;
     }
+    // Or it went and already came back: its suggestion is in memory.
+    const cameBack = state.last && this.#typeThrough(state.last, doc, anchor);
+    if (cameBack) return answer(cameBack, "memory", state.last!);
 
     const upstream = this.#upstream();
     if (!upstream) return slot.resolve(none("blocked"));
