@@ -108,6 +108,8 @@ export async function createSandbox(name: string, simUrl: string): Promise<Sandb
     config: paths.config,
     cache: paths.cache,
     env,
-    remove: () => rm(dir, { recursive: true, force: true }),
+    // The editor's infill-lsp may still be writing (its usage log, on exit) when the editor is gone: retry on
+    // ENOTEMPTY/EBUSY rather than fail the suite over a temp directory.
+    remove: () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   };
 }

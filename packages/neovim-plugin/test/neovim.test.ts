@@ -111,7 +111,7 @@ afterAll(async () => {
   await sim?.close();
   await ollama?.close();
   await slowSim?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 let runs = 0;
