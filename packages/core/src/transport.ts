@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { CallScope, checkTimeoutMs } from "./call-scope.js";
-import { sharedDispatcher } from "./dispatcher.js";
+import { preconnectShared, sharedDispatcher } from "./dispatcher.js";
 import {
   apiErrorFromResponse,
   ConnectionError,
@@ -141,6 +141,14 @@ export class Transport {
     this.#jsonHeaders = { ...common, accept: "application/json" };
     this.#streamHeaders = { ...common, accept: options.streamAccept };
     this.#streamType = options.streamAccept;
+  }
+
+  /**
+   * Opens a connection to the endpoint's origin now (DNS, TCP, TLS) without sending anything, unless the shared
+   * pool holds one (see WarmConnector). False with a dispatcher of the caller's or behind a proxy. Never rejects.
+   */
+  preconnect(): Promise<boolean> {
+    return this.#dispatcher === undefined ? preconnectShared(this.#origin) : Promise.resolve(false);
   }
 
   /**
