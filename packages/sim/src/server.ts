@@ -80,6 +80,8 @@ export interface SimRequest {
   body: unknown;
   /** The request headers, as received. */
   headers: IncomingHttpHeaders;
+  /** When the request arrived (its head was read), in ms since the epoch, with a fraction: to time a client. */
+  receivedAt: number;
   /** The status answered; 0 for a `reset` fault, and until the status line is sent. */
   status: number;
   /** True when the client closed the connection before the response ended. */
@@ -144,7 +146,8 @@ class Exchange {
       settle = resolve;
     });
     this.#settle = settle;
-    this.record = { body: undefined, headers: req.headers, status: 0, aborted: false, closed };
+    const receivedAt = performance.timeOrigin + performance.now();
+    this.record = { body: undefined, headers: req.headers, receivedAt, status: 0, aborted: false, closed };
   }
 
   /** Resolves true after `ms`, or false as soon as the exchange stops. */

@@ -71,3 +71,16 @@ describe("concurrencyLimit and peakConcurrency", () => {
     await expect(sim({ concurrencyLimit: 0 })).rejects.toThrow(/concurrencyLimit/);
   });
 });
+
+describe("receivedAt", () => {
+  it("is when the request arrived, on the epoch clock", async () => {
+    const s = await sim({ latencyMs: 100 });
+    const before = Date.now();
+    await rawCompletion(s, { model: MODEL, prompt: ADD_SUB });
+    const after = Date.now();
+    const at = s.requests[0]!.receivedAt;
+    expect(at).toBeGreaterThanOrEqual(before - 1);
+    // Before the answer, which waited 100 ms.
+    expect(at).toBeLessThanOrEqual(after - 100 + 1);
+  });
+});
