@@ -50,11 +50,14 @@ async function overheadAndMemory() {
   const inServer: number[] = [];
   const upstreamMs: number[] = [];
   const tokens: number[] = [];
-  server.rpc.onNotification("$/infill/metrics", (m: { latencyMs: number; upstreamMs: number | null; usage: { completion_tokens: number } | null }) => {
-    if (m.usage) tokens.push(m.usage.completion_tokens);
-    inServer.push(m.latencyMs);
-    if (m.upstreamMs !== null) upstreamMs.push(m.upstreamMs);
-  });
+  server.rpc.onNotification(
+    "$/infill/metrics",
+    (m: { latencyMs: number; upstreamMs: number | null; usage: { completion_tokens: number } | null }) => {
+      if (m.usage) tokens.push(m.usage.completion_tokens);
+      inServer.push(m.latencyMs);
+      if (m.upstreamMs !== null) upstreamMs.push(m.upstreamMs);
+    },
+  );
   const doc = await Doc.open(server, "file:///overhead.ts", sample);
   let at = cursorOf(sample);
   const lsp: number[] = [];
@@ -78,7 +81,14 @@ async function overheadAndMemory() {
     await doc.inline(at);
     lsp.push(performance.now() - t);
   }
-  console.log("completion tokens: mean", tokens.reduce((a, b) => a + b, 0) / tokens.length, "max", Math.max(...tokens), "n", tokens.length);
+  console.log(
+    "completion tokens: mean",
+    tokens.reduce((a, b) => a + b, 0) / tokens.length,
+    "max",
+    Math.max(...tokens),
+    "n",
+    tokens.length,
+  );
   const serverCpu = (cpuOf(server.pid) - cpuAtStart) / (N - WARMUP);
   // The floor of any LSP request: one the server answers at once (a document it does not have).
   const floor: number[] = [];

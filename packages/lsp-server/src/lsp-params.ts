@@ -64,3 +64,29 @@ export type ParamsShape = keyof typeof SHAPES;
 export function paramsProblem(shape: ParamsShape, params: unknown): string | undefined {
   return SHAPES[shape](params, "");
 }
+
+/** The workspace fields of `initialize`, as `initialFolders` reads them. */
+export interface FolderParams {
+  workspaceFolders?: Array<{ uri: string; name: string }> | null;
+  rootUri?: string | null;
+  rootPath?: string | null;
+}
+
+/** The workspace fields of `initialize` params, each left out when it does not have its type. */
+export function folderParams(params: object): FolderParams {
+  const { workspaceFolders, rootUri, rootPath } = params as Record<string, unknown>;
+  const folders = Array.isArray(workspaceFolders)
+    ? workspaceFolders.filter(
+        (folder): folder is { uri: string; name: string } =>
+          typeof folder === "object" &&
+          folder !== null &&
+          typeof folder.uri === "string" &&
+          typeof folder.name === "string",
+      )
+    : undefined;
+  return {
+    ...(folders ? { workspaceFolders: folders } : {}),
+    ...(typeof rootUri === "string" ? { rootUri } : {}),
+    ...(typeof rootPath === "string" ? { rootPath } : {}),
+  };
+}

@@ -1,5 +1,6 @@
 import type { FimChunk, FimRequest } from "@infill/core";
 import { describe, expect, it } from "vitest";
+import { EMPTY_BLOCK } from "../src/context/block.js";
 import { Documents } from "../src/documents.js";
 import { CompletionEngine, type Upstream } from "../src/engine.js";
 import { UpstreamHealth } from "../src/health.js";
@@ -85,3 +86,68 @@ describe("CompletionEngine streaming", () => {
     });
   });
 });
+
+describe("CompletionEngine and the concurrency cap", () => {
+  it("chooses a queued request's context before it waits for a slot, and sends it once one frees up", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sent: string[] = [];
+    const upstream: Upstream = {
+      complete() {
+        throw new Error("the engine streams");
+      },
+      async *stream(request) {
+        sent.push(request.prompt);
+        if (sent.length === 1) await held;
+        yield chunk("return a + b;\n}\n");
+      },
+    };
+    const chosen: string[] = [];
+    const documents = new Documents();
+    const settings = { ...defaultSettings({}), debounceMs: 0, maxConcurrent: 1 };
+    const engine = new CompletionEngine({
+      documents,
+      upstream: () => upstream,
+      settings: () => settings,
+      health: new UpstreamHealth(),
+      onFailure: () => {},
+      log: quiet,
+      context: {
+        async block(doc) {
+          chosen.push(doc.uri);
+          return { block: EMPTY_BLOCK, ms: 0, recomputed: true };
+        },
+      },
+    });
+    for (const name of ["a", "b"]) {
+      documents.didOpen({
+        textDocument: {
+          uri: `file:///${name}.ts`,
+          languageId: "typescript",
+          version: 1,
+          text: `// ${name}\nf(\n  \n`,
+        },
+      });
+    }
+    const first = engine.complete("file:///a.ts", { line: 2, character: 2 });
+    await until(() => sent.length === 1);
+    const second = engine.complete("file:///b.ts", { line: 2, character: 2 });
+    await until(() => chosen.length === 2);
+    expect(engine.upstreamLoad).toEqual({ inFlight: 1, waiting: 1 });
+    expect(sent).toHaveLength(1);
+    release();
+    expect(await first).toMatchObject({ kind: "suggestion" });
+    expect(await second).toMatchObject({ kind: "suggestion" });
+    expect(sent.map((prompt) => prompt.split("\n")[0])).toEqual(["// a", "// b"]);
+  });
+});
+
+/** Resolves once `condition()` holds, checking after each turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 10_000) throw new Error("condition never held");
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
