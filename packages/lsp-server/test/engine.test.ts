@@ -2,9 +2,9 @@ import type { FimChunk, FimRequest } from "@infill/core";
 import { describe, expect, it } from "vitest";
 import { EMPTY_BLOCK } from "../src/context/block.js";
 import { Documents } from "../src/documents.js";
-import { CompletionEngine, type Upstream } from "../src/engine.js";
+import { CompletionEngine, type ContextSource, type Upstream } from "../src/engine.js";
 import { UpstreamHealth } from "../src/health.js";
-import { defaultSettings } from "../src/settings.js";
+import { defaultSettings, type Settings } from "../src/settings.js";
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
@@ -33,9 +33,9 @@ function chunk(text: string): FimChunk {
   return { text, finish_reason: null, usage: undefined, raw: {} };
 }
 
-function setup(upstream: Upstream) {
+function setup(upstream: Upstream, overrides: Partial<Settings> = {}, context?: ContextSource) {
   const documents = new Documents();
-  const settings = { ...defaultSettings({}), debounceMs: 0 };
+  const settings = { ...defaultSettings({}), debounceMs: 0, ...overrides };
   const engine = new CompletionEngine({
     documents,
     upstream: () => upstream,
@@ -43,6 +43,7 @@ function setup(upstream: Upstream) {
     health: new UpstreamHealth(),
     onFailure: () => {},
     log: quiet,
+    ...(context ? { context } : {}),
   });
   return { documents, engine };
 }
@@ -105,22 +106,16 @@ describe("CompletionEngine and the concurrency cap", () => {
       },
     };
     const chosen: string[] = [];
-    const documents = new Documents();
-    const settings = { ...defaultSettings({}), debounceMs: 0, maxConcurrent: 1 };
-    const engine = new CompletionEngine({
-      documents,
-      upstream: () => upstream,
-      settings: () => settings,
-      health: new UpstreamHealth(),
-      onFailure: () => {},
-      log: quiet,
-      context: {
+    const { documents, engine } = setup(
+      upstream,
+      { maxConcurrent: 1 },
+      {
         async block(doc) {
           chosen.push(doc.uri);
           return { block: EMPTY_BLOCK, ms: 0, recomputed: true };
         },
       },
-    });
+    );
     for (const name of ["a", "b"]) {
       documents.didOpen({
         textDocument: {
