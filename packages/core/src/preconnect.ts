@@ -18,6 +18,8 @@ export class WarmConnector {
   readonly #parked = new Map<string, Promise<Socket | undefined>>();
   /** Connections the pool took that are still open, by origin. */
   readonly #open = new Map<string, number>();
+  /** Origins as parsed: preconnect is called as often as a request is likely, which may be every keystroke. */
+  readonly #origins = new Map<string, ParsedOrigin>();
 
   /** @param options undici's connector options (TLS options, `timeout`, `maxCachedSessions`…). Default none. */
   constructor(options: buildConnector.BuildOptions = {}) {
@@ -45,7 +47,7 @@ export class WarmConnector {
    * request that follows then opens its own and reports what goes wrong). Never rejects.
    */
   preconnect(origin: string): Promise<boolean> {
-    const { url, hostname, key } = parseOrigin(origin);
+    const { url, hostname, key } = this.#parse(origin);
     if (this.#holds(key)) return Promise.resolve(false);
     const opening = new Promise<Socket | undefined>((resolve) => {
       this.#connect({ protocol: url.protocol, hostname, host: url.host, port: url.port }, (error, socket) => {
@@ -71,7 +73,16 @@ export class WarmConnector {
 
   /** Whether the pool holds a connection to `origin`, or one is opened ahead for it. */
   holds(origin: string): boolean {
-    return this.#holds(parseOrigin(origin).key);
+    return this.#holds(this.#parse(origin).key);
+  }
+
+  #parse(origin: string): ParsedOrigin {
+    let parsed = this.#origins.get(origin);
+    if (parsed === undefined) {
+      parsed = parseOrigin(origin);
+      this.#origins.set(origin, parsed);
+    }
+    return parsed;
   }
 
   /** Close the connections opened ahead that no request has used. */
@@ -104,7 +115,14 @@ export class WarmConnector {
   }
 }
 
-function parseOrigin(origin: string): { url: URL; hostname: string; key: string } {
+interface ParsedOrigin {
+  url: URL;
+  /** Without the brackets of an IPv6 literal, as undici connects to it. */
+  hostname: string;
+  key: string;
+}
+
+function parseOrigin(origin: string): ParsedOrigin {
   const url = new URL(origin);
   // undici connects to an IPv6 literal without its brackets.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");

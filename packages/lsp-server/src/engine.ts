@@ -141,22 +141,13 @@ const none = (reason: NoSuggestionReason): Answer => ({ kind: "none", reason });
 class Slot {
   settled = false;
   #resolve!: (answer: Answer) => void;
-  #settledSignal: AbortController | undefined;
   readonly promise = new Promise<Answer>((resolve) => {
     this.#resolve = resolve;
   });
 
-  /** Aborts once the slot is answered, e.g. to leave the queue for an upstream slot. */
-  get signal(): AbortSignal {
-    this.#settledSignal ??= new AbortController();
-    if (this.settled) this.#settledSignal.abort();
-    return this.#settledSignal.signal;
-  }
-
   resolve(answer: Answer): void {
     if (this.settled) return;
     this.settled = true;
-    this.#settledSignal?.abort();
     this.#resolve(answer);
   }
 }
@@ -343,7 +334,7 @@ export class CompletionEngine {
     if (doc.version !== version) return slot.resolve(none("stale"));
 
     // The cap on requests in flight: a request superseded or cancelled while it waits never goes upstream.
-    let release = await this.#gate.enter(slot.signal);
+    let release = await this.#gate.enter(slot.promise);
     if (!release) return;
     // Meanwhile a request of the other kind for the same place may have gone upstream: follow it, without holding a
     // slot. When none runs, nothing is awaited between this look and the start below, so that two requests resuming
@@ -353,7 +344,7 @@ export class CompletionEngine {
       shared = await this.#share(slot, state, doc, anchor);
       if (shared.kind === "served") return answer(shared.result, "shared");
       if (slot.settled) return;
-      release = await this.#gate.enter(slot.signal);
+      release = await this.#gate.enter(slot.promise);
       if (!release) return;
     }
     const upstream = this.#upstream(invoked);

@@ -3,8 +3,8 @@ export type Release = () => void;
 
 interface Waiter {
   grant: (release: Release | undefined) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+  /** Set once it was granted a slot or gave up. */
+  done: boolean;
 }
 
 /**
@@ -12,7 +12,7 @@ interface Waiter {
  * and answers 429 beyond it, and fifty documents typing at once should not send fifty requests.
  *
  * Waiting requests are served newest first: the newest is what the user looks at now, and the oldest are the most
- * likely to be superseded or cancelled before a slot frees up. A waiter whose signal aborts (its LSP request was
+ * likely to be superseded or cancelled before a slot frees up. A waiter that gives up (its LSP request was
  * superseded or cancelled) leaves the queue and never goes upstream.
  */
 export class UpstreamGate {
@@ -35,23 +35,21 @@ export class UpstreamGate {
 
   /**
    * Take a slot: at once when one is free, else when one frees up and no newer request waits. Resolves undefined
-   * when `signal` aborts first (nothing to release then). Never rejects.
+   * when `giveUp` settles first (nothing to release then). Never rejects.
+   *
+   * A promise rather than an AbortSignal: aborting one builds a DOMException with its stack, on every request.
    */
-  enter(signal?: AbortSignal): Promise<Release | undefined> {
-    if (signal?.aborted) return Promise.resolve(undefined);
+  enter(giveUp?: PromiseLike<unknown>): Promise<Release | undefined> {
     if (this.#inUse < this.capacity() && this.#queue.length === 0) return Promise.resolve(this.#take());
     return new Promise((resolve) => {
-      const waiter: Waiter = {
-        grant: resolve,
-        signal,
-        onAbort: () => {
-          const at = this.#queue.indexOf(waiter);
-          if (at !== -1) this.#queue.splice(at, 1);
-          resolve(undefined);
-        },
-      };
-      signal?.addEventListener("abort", waiter.onAbort, { once: true });
+      const waiter: Waiter = { grant: resolve, done: false };
       this.#queue.push(waiter);
+      giveUp?.then(() => {
+        if (waiter.done) return;
+        waiter.done = true;
+        this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        resolve(undefined);
+      });
     });
   }
 
@@ -71,7 +69,7 @@ export class UpstreamGate {
     while (this.#inUse < this.capacity()) {
       const waiter = this.#queue.pop();
       if (waiter === undefined) return;
-      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      waiter.done = true;
       waiter.grant(this.#take());
     }
   }
