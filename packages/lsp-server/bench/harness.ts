@@ -116,11 +116,15 @@ export class Doc {
       ? { line: at.line, character: at.character + text.length }
       : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
   }
-  async inline(at: Position): Promise<{ items: Array<{ insertText: string }> }> {
+  /** Ask for ghost text, as an editor does while the user types (`automatic`) or on a key (`invoked`). */
+  async inline(
+    at: Position,
+    trigger: "automatic" | "invoked" = "automatic",
+  ): Promise<{ items: Array<{ insertText: string }> }> {
     return this.server.rpc.sendRequest("textDocument/inlineCompletion", {
       textDocument: { uri: this.uri },
       position: at,
-      context: { triggerKind: 1 },
+      context: { triggerKind: trigger === "invoked" ? 1 : 2 },
     });
   }
 }
