@@ -1,5 +1,5 @@
 import type { FimChunk, FimRequest } from "@infill/core";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { EMPTY_BLOCK } from "../src/context/block.js";
 import { Documents } from "../src/documents.js";
 import { CompletionEngine, type ContextSource, type Upstream } from "../src/engine.js";
@@ -146,3 +146,63 @@ async function until(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+describe("CompletionEngine's adaptive debounce, on a fake clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A typist writes four 6-key bursts, 35 ms between keys: per burst, its requests and last key → request. */
+  async function typeBursts(overrides: Partial<Settings>) {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const sentAt: number[] = [];
+    const upstream: Upstream = {
+      complete() {
+        throw new Error("the engine streams");
+      },
+      async *stream() {
+        sentAt.push(performance.now());
+        // Nothing the next keys will type: every burst needs a request of its own.
+        yield chunk("// TODO\n");
+      },
+    };
+    const context = { enabled: false, maxTokens: 0, exclude: [] };
+    const { documents, engine } = setup(upstream, { debounceMs: 100, context, ...overrides });
+    const uri = "file:///typist.ts";
+    documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "\n".repeat(8) } });
+    let version = 1;
+    const bursts: Array<{ requests: number; lastKeyToRequestMs: number | undefined }> = [];
+    for (const [line, word] of ["qzjxkv", "wyqkzj", "jxwvqy", "kvzyjw"].entries()) {
+      const before = sentAt.length;
+      let lastKey = 0;
+      for (const [i, ch] of [...word].entries()) {
+        const at = { line, character: i };
+        version++;
+        documents.didChange({
+          textDocument: { uri, version },
+          contentChanges: [{ range: { start: at, end: at }, text: ch }],
+        });
+        engine.didChange(uri, at);
+        lastKey = performance.now();
+        void engine.complete(uri, { line, character: i + 1 });
+        await vi.advanceTimersByTimeAsync(35);
+      }
+      await vi.advanceTimersByTimeAsync(300);
+      const sent = sentAt.slice(before);
+      bursts.push({
+        requests: sent.length,
+        lastKeyToRequestMs: sent.length ? sent.at(-1)! - lastKey : undefined,
+      });
+    }
+    return bursts;
+  }
+
+  it("sends one request per burst of a 35 ms typist, 36 ms after the last key instead of 100", async () => {
+    // The sixth key of the first burst already knows five gaps.
+    const learned = { requests: 1, lastKeyToRequestMs: 36 };
+    expect(await typeBursts({})).toEqual([learned, learned, learned, learned]);
+    vi.useRealTimers();
+    const fixed = { requests: 1, lastKeyToRequestMs: 100 };
+    expect(await typeBursts({ adaptiveDebounce: false })).toEqual([fixed, fixed, fixed, fixed]);
+  });
+});
