@@ -96,7 +96,7 @@ describe("errors that may belong to one request do not block the session", () =>
     expect(shown(s)[0]).toEqual({
       type: 1,
       message: expect.stringMatching(
-        /does not know the model \(422 Model Not Exist.*\)\. Check the model setting/,
+        /does not know "deepseek-coder" \(422 Model Not Exist.*\)\. Check the model setting/,
       ),
     });
     expect((await s.inline(uri, at, undefined, "invoked")).items).toEqual([]);
