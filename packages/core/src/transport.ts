@@ -289,10 +289,19 @@ const DRAIN_TIMEOUT_MS = 1_000;
  * `read` is what the decoder consumed: undici's `dump()` limit counts the whole body, not only what is left.
  */
 function discardRest(body: Dispatcher.ResponseData["body"], read: number): void {
+  // A timer, not AbortSignal.timeout(): that one costs a signal per stream, and a DOMException (with its stack) when
+  // it fires a second later, on every stream, drained or not.
+  const timer = setTimeout(destroy, DRAIN_TIMEOUT_MS, body);
+  timer.unref();
   body
-    .dump({ limit: read + DRAIN_LIMIT_BYTES, signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS) })
+    .dump({ limit: read + DRAIN_LIMIT_BYTES })
     // Nobody awaits the drain; giving up on it (the timeout) only costs the socket.
-    .catch(ignore);
+    .catch(ignore)
+    .finally(() => clearTimeout(timer));
+}
+
+function destroy(body: Dispatcher.ResponseData["body"]): void {
+  body.destroy();
 }
 
 function ignore(): void {}
