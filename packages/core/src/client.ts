@@ -115,6 +115,17 @@ export class FimClient {
     });
   }
 
+  /**
+   * Opens a connection to the API now (DNS, TCP, TLS), so that the next request does not wait for it; call it when
+   * a request is likely soon (an editor opened a file, the user starts typing after a pause). Sends no request.
+   * Resolves true once a connection was opened; false when the pool already holds one to the API, when the client
+   * has a `dispatcher` of its own or goes through a proxy, or when connecting failed (the next request then reports
+   * what is wrong). Never rejects.
+   */
+  preconnect(): Promise<boolean> {
+    return this.#transport.preconnect();
+  }
+
   readonly #readWhole = (text: string, status: number): CompletionResponse =>
     parseCompletionBody(text, status, this.#transport.secret, DEEPSEEK);
 }

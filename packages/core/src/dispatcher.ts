@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+import { WarmConnector } from "./preconnect.js";
 
 /** Agent options of the shared pool. */
 const SHARED_POOL_OPTIONS = {
@@ -17,6 +18,8 @@ const SHARED_POOL_OPTIONS = {
 } as const;
 
 let shared: Dispatcher | undefined;
+/** The shared pool's connector, when it connects directly (no proxy). */
+let warm: WarmConnector | undefined;
 
 /**
  * The module-wide keep-alive pool every FimClient uses unless given a `dispatcher`. Created on first use, so
@@ -30,7 +33,20 @@ export function sharedDispatcher(): Dispatcher {
   if (shared === undefined) {
     const env = process.env;
     const proxied = Boolean(env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY);
-    shared = proxied ? new EnvHttpProxyAgent(SHARED_POOL_OPTIONS) : new Agent(SHARED_POOL_OPTIONS);
+    if (proxied) shared = new EnvHttpProxyAgent(SHARED_POOL_OPTIONS);
+    else {
+      warm = new WarmConnector();
+      shared = new Agent({ ...SHARED_POOL_OPTIONS, connect: warm.connect });
+    }
   }
   return shared;
+}
+
+/**
+ * Open a connection from the shared pool to `origin` ahead of the first request (see WarmConnector). Resolves false
+ * without doing anything when the pool holds a connection to it already, or goes through a proxy. Never rejects.
+ */
+export function preconnectShared(origin: string): Promise<boolean> {
+  sharedDispatcher();
+  return warm?.preconnect(origin) ?? Promise.resolve(false);
 }

@@ -179,6 +179,16 @@ export class ProviderClient {
     });
   }
 
+  /**
+   * Opens a connection to the provider now (DNS, TCP, TLS), so that the next request does not wait for it; call it
+   * when a request is likely soon. Sends no request. Resolves true once a connection was opened; false when the
+   * pool already holds one, with a `dispatcher` of the caller's, behind a proxy, or when connecting failed (the next
+   * request then reports what is wrong). Never rejects.
+   */
+  preconnect(): Promise<boolean> {
+    return this.#transport.preconnect();
+  }
+
   #body(request: FimRequest, streaming: boolean): string {
     const adapter = this.#adapter;
     const model = this.model;

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
 import { CallScope, checkTimeoutMs } from "./call-scope.js";
-import { sharedDispatcher } from "./dispatcher.js";
+import { preconnectShared, sharedDispatcher } from "./dispatcher.js";
 import {
   apiErrorFromResponse,
   ConnectionError,
@@ -144,6 +144,14 @@ export class Transport {
   }
 
   /**
+   * Opens a connection to the endpoint's origin now (DNS, TCP, TLS) without sending anything, unless the shared
+   * pool holds one (see WarmConnector). False with a dispatcher of the caller's or behind a proxy. Never rejects.
+   */
+  preconnect(): Promise<boolean> {
+    return this.#dispatcher === undefined ? preconnectShared(this.#origin) : Promise.resolve(false);
+  }
+
+  /**
    * One call that reads the whole body: sends `body` (with retries) and gives the 2xx body's text to `read`.
    *
    * @throws what `read` throws, ApiError for a non-2xx status, ConnectionError, TimeoutError or AbortError.
@@ -281,10 +289,19 @@ const DRAIN_TIMEOUT_MS = 1_000;
  * `read` is what the decoder consumed: undici's `dump()` limit counts the whole body, not only what is left.
  */
 function discardRest(body: Dispatcher.ResponseData["body"], read: number): void {
+  // A timer, not AbortSignal.timeout(): that one costs a signal per stream, and a DOMException (with its stack) when
+  // it fires a second later, on every stream, drained or not.
+  const timer = setTimeout(destroy, DRAIN_TIMEOUT_MS, body);
+  timer.unref();
   body
-    .dump({ limit: read + DRAIN_LIMIT_BYTES, signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS) })
+    .dump({ limit: read + DRAIN_LIMIT_BYTES })
     // Nobody awaits the drain; giving up on it (the timeout) only costs the socket.
-    .catch(ignore);
+    .catch(ignore)
+    .finally(() => clearTimeout(timer));
+}
+
+function destroy(body: Dispatcher.ResponseData["body"]): void {
+  body.destroy();
 }
 
 function ignore(): void {}

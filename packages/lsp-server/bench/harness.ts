@@ -151,15 +151,19 @@ export class Doc {
       ? { line: at.line, character: at.character + text.length }
       : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
   }
-  /** An inline completion request at `at`; `extra` params go along (e.g. `partialResultToken`). */
+  /**
+   * Ask for ghost text, as an editor does while the user types (`automatic`) or on a key (`invoked`); `extra`
+   * params go along (e.g. `partialResultToken`).
+   */
   async inline(
     at: Position,
+    trigger: "automatic" | "invoked" = "automatic",
     extra: Record<string, unknown> = {},
   ): Promise<{ items: Array<{ insertText: string }> }> {
     return this.server.rpc.sendRequest("textDocument/inlineCompletion", {
       textDocument: { uri: this.uri },
       position: at,
-      context: { triggerKind: 1 },
+      context: { triggerKind: trigger === "invoked" ? 1 : 2 },
       ...extra,
     });
   }

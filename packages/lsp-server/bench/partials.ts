@@ -38,7 +38,11 @@ async function throughServer(server: Server, round: number, token?: string): Pro
       }
     },
   );
-  const answer = await doc.inline(CURSOR, token === undefined ? {} : { partialResultToken: token });
+  const answer = await doc.inline(
+    CURSOR,
+    "automatic",
+    token === undefined ? {} : { partialResultToken: token },
+  );
   const whole = performance.now() - t0;
   listening.dispose();
   if (answer.items[0]?.insertText !== BLOCK) {

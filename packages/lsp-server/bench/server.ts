@@ -19,6 +19,7 @@ import {
   simProcess,
 } from "./harness.js";
 import { partialsBench } from "./partials.js";
+import { concurrencyBench, debounceBench, followBench, warmUpBench } from "./resilience.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -107,8 +108,15 @@ async function overheadAndMemory() {
     `  CPU time per completion: the server process ${ms(serverCpu)} (edit, window, request, stream, answer), ` +
       `a direct HTTP client ${ms(directCpu)} (serialise, request, read)`,
   );
+  const p99 = (values: number[]) => quantile(values, 0.99);
+  console.log(
+    `  per completion, p50 / p99: through infill-lsp ${ms(p50(lsp))} / ${ms(p99(lsp))}, ` +
+      `direct ${ms(p50(direct))} / ${ms(p99(direct))}`,
+  );
   const overhead = p50(lsp) - p50(direct);
+  const tail = p99(lsp) - p99(direct);
   report("server overhead per completion (p50)", ms(overhead), "< 0.5 ms", overhead < 0.5);
+  report("server overhead per completion (p99)", ms(tail), "< 5 ms", tail < 5);
   report(`server RSS after ${N} completions`, `${rss.toFixed(1)} MB`, "< 80 MB", rss < 80);
 }
 
@@ -265,6 +273,14 @@ console.log("cold start:");
 await coldStart(sim);
 console.log("prompt caching:");
 await cacheHits();
+console.log("debounce:");
+await debounceBench();
+console.log("warm connection:");
+await warmUpBench();
+console.log("concurrency:");
+await concurrencyBench();
+console.log("following a request in flight:");
+await followBench();
 console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");

@@ -10,3 +10,4 @@ Object.assign(Dispatcher.prototype, require("undici/lib/api"));
 
 module.exports.Agent = require("undici/lib/dispatcher/agent");
 module.exports.EnvHttpProxyAgent = require("undici/lib/dispatcher/env-http-proxy-agent");
+module.exports.buildConnector = require("undici/lib/core/connect");

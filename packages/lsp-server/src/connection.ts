@@ -6,6 +6,7 @@ import {
   type ClientCapabilities,
   type CompletionList,
   type CompletionParams,
+  CompletionTriggerKind,
   createConnection as createServerConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -14,6 +15,7 @@ import {
   type InitializeResult,
   type InlineCompletionList,
   type InlineCompletionParams,
+  InlineCompletionTriggerKind,
   LogMessageNotification,
   MessageType,
   type Position,
@@ -22,16 +24,25 @@ import {
   TextDocumentSyncKind,
   type WatchDog,
 } from "vscode-languageserver";
-import { createProtocolConnection, StreamMessageReader } from "vscode-languageserver/node";
+import { createProtocolConnection } from "vscode-languageserver/node";
 import pkg from "../package.json" with { type: "json" };
 import { completionList, inlineItems, type Placement, wordBefore } from "./completion-items.js";
 import { EMPTY_BLOCK } from "./context/block.js";
 import type { RepositoryContext } from "./context/repository-context.js";
 import { initialFolders, type WorkspaceFolderParam } from "./context/workspace.js";
 import { Documents } from "./documents.js";
-import { type Answer, CompletionEngine, type ContextSource, type RequestKind } from "./engine.js";
+import {
+  type Answer,
+  CompletionEngine,
+  type ContextSource,
+  type RequestKind,
+  type Trigger,
+} from "./engine.js";
 import { type FailureNotice, type FailureSubject, missingKeyNotice, UpstreamHealth } from "./health.js";
+import { initializeOnce } from "./initialize-once.js";
 import { createLogger, redactor } from "./logger.js";
+import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
+import { FramedMessageReader } from "./message-reader.js";
 import { FramedMessageWriter } from "./message-writer.js";
 import {
   PARTIAL_CAPABILITY,
@@ -94,10 +105,12 @@ export function startServer(options: ServerOptions): RunningServer {
   };
   const connection = createServerConnection(
     (logger) =>
-      createProtocolConnection(
-        new StreamMessageReader(options.input),
-        new FramedMessageWriter(options.output),
-        logger,
+      initializeOnce(
+        createProtocolConnection(
+          new FramedMessageReader(options.input),
+          new FramedMessageWriter(options.output),
+          logger,
+        ),
       ),
     watchDog,
   );
@@ -315,9 +328,10 @@ export function startServer(options: ServerOptions): RunningServer {
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    clientCapabilities = params.capabilities;
-    workspaceFolders = initialFolders(params, homedir());
-    documents.encoding = negotiateEncoding(params.capabilities.general?.positionEncodings);
+    // What a client sends is not always what LSP says: anything but an object means no capabilities.
+    clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+    workspaceFolders = initialFolders(folderParams(params), homedir());
+    documents.encoding = negotiateEncoding(clientCapabilities.general?.positionEncodings);
     const init = params.initializationOptions as Record<string, unknown> | null | undefined;
     // Editors put their own keys next to ours; the server's keys may also sit under an `infill` section.
     const ours = init && typeof init === "object" && "infill" in init ? init.infill : init;
@@ -353,6 +367,8 @@ export function startServer(options: ServerOptions): RunningServer {
     settingsRead = settingsRead.then(async () => {
       checkKey();
       if (clientCapabilities.workspace?.configuration) await pullConfiguration();
+      // With a key (or the embedded sim), the first completion should not wait for the connection's set-up.
+      if (settings.preconnect && !health.isBlocked()) currentUpstream()?.warm?.();
     });
     preloadClient();
     loadRepository().catch(() => {});
@@ -383,21 +399,34 @@ export function startServer(options: ServerOptions): RunningServer {
     );
   });
 
+  /** Whether a notification's params lack what the server reads (it is then ignored, with a warning). */
+  const malformed = (method: string, shape: ParamsShape, params: unknown): boolean => {
+    const problem = paramsProblem(shape, params);
+    if (problem) log.warn(`infill: ignoring ${method}: ${problem}`);
+    return problem !== undefined;
+  };
+
   connection.onDidOpenTextDocument((params) => {
+    if (malformed("textDocument/didOpen", "textDocument/didOpen", params)) return;
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     engine.forget(params.textDocument.uri);
     documents.didOpen(params);
     repository?.didOpen(params.textDocument.uri);
   });
   connection.onDidChangeTextDocument((params) => {
+    if (malformed("textDocument/didChange", "textDocument/didChange", params)) return;
     const from = documents.didChange(params);
     if (from) {
       engine.didChange(params.textDocument.uri, from);
       repository?.didChange(params.textDocument.uri, from.line);
     } else log.debug(`change for a document that is not open: ${params.textDocument.uri}`);
   });
-  connection.onDidSaveTextDocument(({ textDocument }) => repository?.didSave(textDocument.uri));
-  connection.onDidCloseTextDocument(({ textDocument }) => {
+  connection.onDidSaveTextDocument((params) => {
+    if (!malformed("textDocument/didSave", "document", params)) repository?.didSave(params.textDocument.uri);
+  });
+  connection.onDidCloseTextDocument((params) => {
+    if (malformed("textDocument/didClose", "document", params)) return;
+    const { textDocument } = params;
     engine.forget(textDocument.uri);
     repository?.didClose(textDocument.uri, documents.get(textDocument.uri));
     documents.didClose(textDocument.uri);
@@ -408,10 +437,11 @@ export function startServer(options: ServerOptions): RunningServer {
     position: Position,
     token: CancellationToken,
     kind: RequestKind,
+    trigger: Trigger,
     onPartial?: PartialListener,
   ) => {
     await settingsRead;
-    const result = await engine.complete(uri, position, token, kind, onPartial);
+    const result = await engine.complete(uri, position, token, kind, trigger, onPartial);
     if (result.kind === "none") {
       log.debug(`no suggestion: ${result.reason}`);
       return undefined;
@@ -454,18 +484,31 @@ export function startServer(options: ServerOptions): RunningServer {
         upstreamMs: result.upstreamMs === undefined ? null : Math.round(result.upstreamMs * 100) / 100,
         usage: result.usage ?? null,
         context: result.context ?? null,
+        debounceMs: result.debounceMs ?? null,
       })
       .catch(() => {});
   };
 
+  /** Refuse a completion request whose params lack what the server reads, naming the field. */
+  const checkPositionParams = (method: string, params: unknown) => {
+    const problem = paramsProblem("position", params);
+    if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `infill: ${method}: ${problem}`);
+  };
+
   connection.onCompletion(async (params: CompletionParams, token): Promise<CompletionList> => {
-    const place = await answer(params.textDocument.uri, params.position, token, "completion");
+    checkPositionParams("textDocument/completion", params);
+    // LSP's Invoked also covers "typing an identifier" in some clients; they debounce before asking anyway.
+    const trigger = params.context?.triggerKind === CompletionTriggerKind.Invoked ? "invoked" : "automatic";
+    const place = await answer(params.textDocument.uri, params.position, token, "completion", trigger);
     return place ? completionList(place) : { isIncomplete: true, items: [] };
   });
 
   connection.languages.inlineCompletion.on(
     async (params: InlineCompletionParams, token): Promise<InlineCompletionList> => {
+      checkPositionParams("textDocument/inlineCompletion", params);
       const { uri } = params.textDocument;
+      const trigger =
+        params.context?.triggerKind === InlineCompletionTriggerKind.Invoked ? "invoked" : "automatic";
       // Partial results (opt-in): the lines settled so far, inserted at the cursor (what they replace comes with
       // the answer).
       const partialToken = partialResultToken(clientCapabilities, params);
@@ -479,7 +522,7 @@ export function startServer(options: ServerOptions): RunningServer {
                 .sendNotification(PARTIAL_NOTIFICATION, { token: partialToken, items: inlineItems(place) })
                 .catch(() => {});
             };
-      const place = await answer(uri, params.position, token, "inline", onPartial);
+      const place = await answer(uri, params.position, token, "inline", trigger, onPartial);
       return { items: place ? inlineItems(place) : [] };
     },
   );
@@ -565,6 +608,10 @@ function modelOf(settings: Settings): string {
   return (
     settings.model ?? PROVIDER_INFO[settings.provider].defaultModel ?? `(${settings.provider}'s own model)`
   );
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const LOG_TYPES = {

@@ -1,5 +1,6 @@
 import type { FimChunk, FimCompletion, FimContext, FimRequest, Usage } from "@infill/core";
 import type { CancellationToken, Position } from "vscode-languageserver";
+import { Cadence } from "./adaptive-debounce.js";
 import { type ContextBlock, EMPTY_BLOCK } from "./context/block.js";
 import type { Documents, OpenDocument } from "./documents.js";
 import type { FailureNotice, UpstreamHealth } from "./health.js";
@@ -22,6 +23,7 @@ import {
   type TypeThroughState,
   typedThrough,
 } from "./type-through.js";
+import { type Release, UpstreamGate } from "./upstream-gate.js";
 
 /**
  * What the engine needs from the provider's client (`ProviderClient` fits): one request and answer shape whatever
@@ -30,6 +32,8 @@ import {
 export interface Upstream {
   stream(request: FimRequest, options: { signal: AbortSignal }): AsyncIterable<FimChunk>;
   complete(request: FimRequest, options: { signal: AbortSignal }): Promise<FimCompletion>;
+  /** Open the connection now if none is open, as a request is likely soon. Optional; never throws. */
+  warm?(): void;
 }
 
 /** Where the repository context of a request comes from (`RepositoryContext` fits). */
@@ -73,6 +77,12 @@ export type NoSuggestionReason =
  */
 export type RequestKind = "inline" | "completion";
 
+/**
+ * Who asked: the user (`invoked`: a key or command; LSP `triggerKind: Invoked`), which skips the debounce and any
+ * backoff, or the editor as the user types (`automatic`).
+ */
+export type Trigger = "invoked" | "automatic";
+
 /** Where a suggestion came from: a new upstream request, memory (type-through), or a request already running. */
 export type SuggestionSource = "upstream" | "memory" | "shared";
 
@@ -112,6 +122,8 @@ export type Answer =
       context?: ContextFigures;
       /** The suggestion shown (the same object while it is typed through), from which `text` is what is left. */
       suggestion: Suggestion;
+      /** The debounce waited before the upstream request, in ms, for a suggestion that needed one. */
+      debounceMs?: number;
     }
   | { kind: "none"; reason: NoSuggestionReason };
 
@@ -131,6 +143,13 @@ export interface EngineOptions {
   /** Repository context; none means prompts carry the current buffer only. */
   context?: ContextSource;
   log: Logger;
+  /**
+   * Stream single-line requests too, so that one still in flight when the user types on is followed while its
+   * text agrees with the typing and dropped as soon as it does not. When false, one line is asked without a
+   * stream and, while its text is not known, aborted as soon as the user types on. Default: streamed (the bench
+   * measures both, "following a request in flight").
+   */
+  streamSingleLines?: boolean;
 }
 
 /**
@@ -191,6 +210,8 @@ interface Inflight {
   suggestion: Suggestion | undefined;
   /** What post-processing judges its text against. */
   readonly ctx: PostProcessContext;
+  /** Whether its text arrives as it is generated (a stream); otherwise it is not known until the end. */
+  readonly streamed: boolean;
   result: Promise<FittedCompletion | null>;
 }
 
@@ -204,6 +225,8 @@ interface DocState {
   waiters: Map<RequestKind, Slot>;
   inflight: Inflight | undefined;
   last: Suggestion | undefined;
+  /** The typing cadence seen through each kind of request, for the adaptive debounce. */
+  cadence: Map<RequestKind, Cadence>;
 }
 
 /**
@@ -214,8 +237,19 @@ interface DocState {
  */
 export class CompletionEngine {
   readonly #states = new Map<string, DocState>();
+  /** The cap on upstream requests in flight, over every document (`maxConcurrent`). */
+  readonly #gate: UpstreamGate;
+  /** The cadence learned last, which a document new to the engine starts from. */
+  #lastCadence: Cadence | undefined;
 
-  constructor(private readonly options: EngineOptions) {}
+  constructor(private readonly options: EngineOptions) {
+    this.#gate = new UpstreamGate(() => options.settings().maxConcurrent);
+  }
+
+  /** Upstream requests in flight now, and requests waiting for a slot. */
+  get upstreamLoad(): { inFlight: number; waiting: number } {
+    return { inFlight: this.#gate.inUse, waiting: this.#gate.waiting };
+  }
 
   /**
    * Answer a completion request at a UTF-16 position. Never rejects. `onPartial` is told the lines settled so far
@@ -226,6 +260,7 @@ export class CompletionEngine {
     position: Position,
     token?: CancellationToken,
     kind: RequestKind = "inline",
+    trigger: Trigger = "automatic",
     onPartial?: PartialListener,
   ): Promise<Answer> {
     const started = performance.now();
@@ -246,7 +281,9 @@ export class CompletionEngine {
       if (state.waiters.get(kind) === slot) state.waiters.delete(kind);
     });
 
-    this.#run(slot, state, doc, here, started).catch((error: unknown) => {
+    this.#cadence(state, kind).record(started);
+    const wait = trigger === "invoked" ? 0 : this.#debounceMs(state, kind);
+    this.#run(slot, state, doc, here, started, wait, trigger === "invoked").catch((error: unknown) => {
       this.options.log.error(`completion failed: ${String(error)}`);
       slot.resolve(none("error"));
     });
@@ -284,8 +321,21 @@ export class CompletionEngine {
     for (const uri of [...this.#states.keys()]) this.forget(uri);
   }
 
-  async #run(slot: Slot, state: DocState, doc: OpenDocument, here: Position, started: number): Promise<void> {
+  /**
+   * @param wait the debounce, in ms.
+   * @param invoked the user asked: held back only by what a settings change fixes (no key, a rejected key).
+   */
+  async #run(
+    slot: Slot,
+    state: DocState,
+    doc: OpenDocument,
+    here: Position,
+    started: number,
+    wait: number,
+    invoked: boolean,
+  ): Promise<void> {
     const anchor = anchorAt(doc, here);
+    let waited = 0;
     const answer = (
       result: FittedCompletion,
       source: SuggestionSource,
@@ -303,6 +353,7 @@ export class CompletionEngine {
         ...(inflight?.usage ? { usage: inflight.usage } : {}),
         ...(inflight?.context ? { context: inflight.context } : {}),
         suggestion,
+        ...(source === "upstream" ? { debounceMs: waited } : {}),
       });
 
     const remembered = state.last && this.#typeThrough(state.last, doc, anchor);
@@ -312,35 +363,55 @@ export class CompletionEngine {
     let shared = await this.#share(slot, state, doc, anchor);
     if (shared.kind === "served") return answer(shared.result, "shared", shared.suggestion);
     if (slot.settled) return;
-    if (!this.#upstream()) return slot.resolve(none("blocked"));
+    const available = this.#upstream(invoked);
+    if (!available) return slot.resolve(none("blocked"));
+    // A request is likely soon: the connection opens during the debounce, if it idled out.
+    if (this.options.settings().preconnect) available.warm?.();
 
     // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
     const version = doc.version;
     const context = this.#context(doc, here);
     // After following a stream that did not fit, the user already waited: no debounce then.
     if (shared.kind !== "diverged") {
-      await delay(this.options.settings().debounceMs, slot);
+      waited = wait;
+      await delay(wait, slot);
       if (slot.settled) return;
     }
     const chosen = await context;
     if (slot.settled) return;
     if (doc.version !== version) return slot.resolve(none("stale"));
-    // Meanwhile a request of the other kind for the same place may have gone upstream: follow it. When none runs,
-    // nothing is awaited between this look and the start below, so that two requests resuming together (both
-    // waited for the same context) cannot both start one.
+
+    // The cap on requests in flight: a request superseded or cancelled while it waits never goes upstream.
+    let release = await this.#gate.enter(slot.promise);
+    if (!release) return;
+    // Meanwhile a request of the other kind for the same place may have gone upstream: follow it, without holding a
+    // slot. When none runs, nothing is awaited between this look and the start below, so that two requests resuming
+    // together (both waited for the same context, or for a slot) cannot both start one.
     if (shared.kind !== "diverged" && state.inflight) {
+      release();
       shared = await this.#share(slot, state, doc, anchor);
       if (shared.kind === "served") return answer(shared.result, "shared", shared.suggestion);
       if (slot.settled) return;
+      release = await this.#gate.enter(slot.promise);
+      if (!release) return;
     }
     // Or it went and already came back: its suggestion is in memory.
-    const cameBack = state.last && this.#typeThrough(state.last, doc, anchor);
-    if (cameBack) return answer(cameBack, "memory", state.last!);
-
-    const upstream = this.#upstream();
-    if (!upstream) return slot.resolve(none("blocked"));
-    const inflight = this.#start(upstream, state, doc, here, anchor, chosen);
-    if (!inflight) return slot.resolve(none("binary"));
+    const cameBack =
+      !slot.settled && doc.version === version && state.last && this.#typeThrough(state.last, doc, anchor);
+    if (cameBack) {
+      release();
+      return answer(cameBack, "memory", state.last!);
+    }
+    const upstream = this.#upstream(invoked);
+    const inflight =
+      !slot.settled && doc.version === version && upstream
+        ? this.#start(upstream, state, doc, here, anchor, chosen, release)
+        : undefined;
+    if (!inflight) {
+      release();
+      if (doc.version !== version) return slot.resolve(none("stale"));
+      return slot.resolve(none(upstream ? "binary" : "blocked"));
+    }
     await this.#follow(slot, inflight);
     if (slot.settled) return;
     const result = await inflight.result;
@@ -350,9 +421,25 @@ export class CompletionEngine {
   }
 
   /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
-  #upstream(): Upstream | undefined {
+  #upstream(invoked: boolean): Upstream | undefined {
     const upstream = this.options.upstream();
-    return upstream && !this.options.health.isBlocked() ? upstream : undefined;
+    return upstream && !this.options.health.isBlocked(invoked) ? upstream : undefined;
+  }
+
+  #cadence(state: DocState, kind: RequestKind): Cadence {
+    let cadence = state.cadence.get(kind);
+    if (!cadence) {
+      cadence = new Cadence(this.#lastCadence);
+      state.cadence.set(kind, cadence);
+    }
+    this.#lastCadence = cadence;
+    return cadence;
+  }
+
+  /** The debounce for the request just recorded: learned from the cadence, or the fixed `debounceMs`. */
+  #debounceMs(state: DocState, kind: RequestKind): number {
+    const { debounceMs, adaptiveDebounce } = this.options.settings();
+    return adaptiveDebounce ? this.#cadence(state, kind).waitMs(debounceMs) : debounceMs;
   }
 
   /**
@@ -364,7 +451,9 @@ export class CompletionEngine {
     const running = state.inflight;
     if (!running || running.stale) return { kind: "none" };
     const typed = typedSince(doc, running.anchor, here);
-    if (typed === null || !canServeFromPartial(running.raw, typed)) {
+    // Text that is not known until the request ends cannot be checked against the typing as it arrives.
+    const unknown = !running.streamed && typed !== "";
+    if (typed === null || unknown || !canServeFromPartial(running.raw, typed)) {
       if (state.inflight === running && !isFollowed(running)) running.controller.abort("superseded");
       return { kind: "none" };
     }
@@ -459,6 +548,7 @@ export class CompletionEngine {
     here: Position,
     anchor: Anchor,
     context: { block: ContextBlock; figures: ContextFigures | undefined },
+    release: Release,
   ): Inflight | undefined {
     const s = this.options.settings();
     // The context's share of `contextTokens` is what it really uses: context not found gives its share back.
@@ -472,10 +562,11 @@ export class CompletionEngine {
       suffix: window.suffix,
       mode: completionMode(anchor.linePrefix, anchor.lineRest, s.lineMode),
     };
-    // A block is streamed, so that it can be cut as soon as post-processing knows where it ends. One line is
-    // not: the server stops at the line break itself (and bills nothing past it), so a stream would only cost a
-    // wake-up per token.
-    const streamed = ctx.mode !== "single-line";
+    // A block is streamed, so that it can be cut as soon as post-processing knows where it ends. One line stops
+    // at the line break on the server (which bills nothing past it); it is streamed too unless told otherwise, so
+    // that a request still running when the user types on can be followed or dropped on its first text.
+    const singleLine = ctx.mode === "single-line";
+    const streamed = !singleLine || (this.options.streamSingleLines ?? true);
     const request: FimRequest = {
       prompt: window.prompt,
       // The provider puts the block where it belongs: before the prompt, or (llama.cpp) in its own field.
@@ -483,7 +574,7 @@ export class CompletionEngine {
       suffix: window.suffix,
       max_tokens: s.maxTokens,
       temperature: s.temperature,
-      ...(streamed ? {} : { stop: ["\n"] }),
+      ...(singleLine ? { stop: ["\n"] } : {}),
     };
     const controller = new AbortController();
     const inflight: Inflight = {
@@ -499,9 +590,12 @@ export class CompletionEngine {
       context: context.figures,
       suggestion: undefined,
       ctx,
+      streamed,
       result: Promise.resolve(null),
     };
     inflight.result = this.#consume(upstream, request, streamed, ctx, inflight, state, doc.uri);
+    // #consume never rejects; its end frees the upstream slot.
+    void inflight.result.then(release);
     state.inflight = inflight;
     return inflight;
   }
@@ -602,7 +696,7 @@ export class CompletionEngine {
   #state(uri: string): DocState {
     let state = this.#states.get(uri);
     if (!state) {
-      state = { waiters: new Map(), inflight: undefined, last: undefined };
+      state = { waiters: new Map(), inflight: undefined, last: undefined, cadence: new Map() };
       this.#states.set(uri, state);
     }
     return state;

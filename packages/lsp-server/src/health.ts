@@ -1,5 +1,15 @@
+import { FAILURE_POLICIES, holdMs } from "./health-policy.js";
+
 /** The kinds of upstream trouble the user is told about, each at most once until it clears. */
-export type FailureKind = "no-key" | "auth" | "balance" | "rate-limit" | "unavailable" | "rejected" | "model";
+export type FailureKind =
+  | "no-key"
+  | "auth"
+  | "balance"
+  | "rate-limit"
+  | "unavailable"
+  | "rejected"
+  | "bad-request"
+  | "model";
 
 /** Who the notices are about: the provider in use, for its name and what to tell the user to do. */
 export interface FailureSubject {
@@ -34,19 +44,18 @@ export interface FailureNotice {
   message: string;
 }
 
-const BACKOFF_BASE_MS = 1_000;
-const BACKOFF_CAP_MS = 60_000;
-/** An empty balance is rechecked now and then (the user may top up) instead of on every keystroke. */
-const BALANCE_RECHECK_MS = 5 * 60_000;
-
 /**
- * Tracks whether going upstream is worth it. A rejected key or model blocks until the settings change; an empty
- * balance, a model not pulled yet, rate limits and outages back off exponentially (or as long as `Retry-After`
- * says). Each kind of failure is reported once; a success clears the slate so a later outage is reported again.
+ * Tracks whether going upstream is worth it, by the policy table of `health-policy.ts`: configuration that cannot
+ * work blocks until the settings change; an empty balance, a model not pulled yet, rate limits, outages and refused
+ * requests back off, longer with each failure of the kind in a row (or as long as `Retry-After` says). Each kind of
+ * failure is reported once; a success clears the slate so a later outage is reported again.
  */
 export class UpstreamHealth {
   #blockedUntil = 0;
-  #consecutiveFailures = 0;
+  /** What the current block is for. */
+  #blockedBy: FailureKind | undefined;
+  /** Failures in a row, per kind, since the last success. */
+  readonly #inARow = new Map<FailureKind, number>();
   readonly #told = new Set<FailureKind>();
 
   /**
@@ -58,9 +67,13 @@ export class UpstreamHealth {
     private readonly subject: () => FailureSubject = () => DEEPSEEK,
   ) {}
 
-  /** True while requests should not go upstream. */
-  isBlocked(): boolean {
-    return this.now() < this.#blockedUntil;
+  /**
+   * True while requests should not go upstream. A request the user invoked (`invoked`) is held back only by what
+   * a settings or environment change alone can fix (no key, a rejected key, configuration that cannot work).
+   */
+  isBlocked(invoked = false): boolean {
+    if (this.now() >= this.#blockedUntil) return false;
+    return !(invoked && this.#blockedBy !== undefined && FAILURE_POLICIES[this.#blockedBy].invokedTries);
   }
 
   /** Milliseconds until the block lifts (0 when not blocked; Infinity until the settings change). */
@@ -71,6 +84,7 @@ export class UpstreamHealth {
   /** Block for good (until `reset`), e.g. no API key. Returns the notice when this kind was not told yet. */
   block(notice: FailureNotice): FailureNotice | undefined {
     this.#blockedUntil = Number.POSITIVE_INFINITY;
+    this.#blockedBy = notice.kind;
     return this.#tell(notice);
   }
 
@@ -78,31 +92,22 @@ export class UpstreamHealth {
   failure(error: unknown): FailureNotice | undefined {
     const notice = describeFailure(error, this.subject());
     if (!notice) return undefined;
-    this.#consecutiveFailures++;
-    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (this.#consecutiveFailures - 1));
-    let blockMs: number;
-    switch (notice.kind) {
-      case "auth":
-      case "rejected":
-        blockMs = Number.POSITIVE_INFINITY;
-        break;
-      case "balance":
-        blockMs = BALANCE_RECHECK_MS;
-        break;
-      case "rate-limit":
-        blockMs = Math.max(backoff, retryAfterMs(error) ?? 0);
-        break;
-      default:
-        blockMs = backoff;
+    const inARow = (this.#inARow.get(notice.kind) ?? 0) + 1;
+    this.#inARow.set(notice.kind, inARow);
+    const until = this.now() + holdMs(FAILURE_POLICIES[notice.kind].hold, inARow, retryAfterMs(error));
+    // A request that went upstream despite a longer block (one the user invoked) does not shorten it.
+    if (until >= this.#blockedUntil || this.now() >= this.#blockedUntil) {
+      this.#blockedUntil = until;
+      this.#blockedBy = notice.kind;
     }
-    this.#blockedUntil = this.now() + blockMs;
     return this.#tell(notice);
   }
 
   /** Record a successful upstream request. */
   success(): void {
-    this.#consecutiveFailures = 0;
+    this.#inARow.clear();
     this.#blockedUntil = 0;
+    this.#blockedBy = undefined;
     this.#told.clear();
   }
 
@@ -129,6 +134,10 @@ interface ErrorShape {
   retryAfterMs?: unknown;
   reason?: unknown;
 }
+
+/** How DeepSeek (and OpenAI-style servers) say a model does not exist, when no adapter named the reason. */
+const UNKNOWN_MODEL =
+  /model[^a-z]*(not exist|does not exist|not found)|unknown model|no such model|invalid model/i;
 
 /** Errors that mean "the service is not answering properly" rather than "the request is wrong". */
 const UNAVAILABLE = new Set(["ConnectionError", "TimeoutError", "ResponseValidationError"]);
@@ -175,7 +184,7 @@ export function describeFailure(
       : {
           kind: "rejected",
           severity: "error",
-          message: `infill: ${label} does not know ${model} (${message}). Check the model setting.`,
+          message: `infill: ${label} does not know ${model} (${message}). Check the model setting; completions are off until the settings change.`,
         };
   }
   if (reason === "fim-unsupported") {
@@ -206,11 +215,26 @@ export function describeFailure(
         message: `infill: ${label} is rate limiting requests (429); backing off.`,
       };
     }
-    if (status === 400 || status === 404 || status === 422) {
+    if (status === 404 || status === 405) {
       return {
         kind: "rejected",
         severity: "error",
-        message: `infill: ${label} refused the request: ${message}. Check the model and baseUrl settings.`,
+        message: `infill: the base URL serves no FIM completions (${message}). Check the baseUrl setting (or INFILL_BASE_URL); completions are off until the settings change.`,
+      };
+    }
+    if ((status === 400 || status === 422) && UNKNOWN_MODEL.test(message)) {
+      return {
+        kind: "rejected",
+        severity: "error",
+        message: `infill: ${label} does not know ${model} (${message}). Check the model setting (or INFILL_MODEL); completions are off until the settings change.`,
+      };
+    }
+    if (status === 400 || status === 422) {
+      // Often one request's content or position, not the setup: later requests still go, with backoff.
+      return {
+        kind: "bad-request",
+        severity: "warning",
+        message: `infill: ${label} refused a request (${message}). It may be this request only; completions go on, backing off while it happens.`,
       };
     }
   } else if (name === "ValidationError") {

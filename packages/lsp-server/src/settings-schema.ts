@@ -28,8 +28,23 @@ export const FIELDS = {
   maxTokens: z.int().check(z.gte(1), z.lte(4096)),
   /** Sampling temperature, 0..2. Default 0 (DeepSeek recommends 0 for code). */
   temperature: z.number().check(z.gte(0), z.lte(2)),
-  /** Quiet time after the last request for a document before going upstream, in ms; 0 = none. Default 100. */
+  /**
+   * The longest quiet time after a request before going upstream, in ms; 0 = none. With `adaptiveDebounce` the
+   * wait is learned from the document's typing cadence, up to this; without, it is this. Default 100.
+   */
   debounceMs: z.int().check(z.gte(0), z.lte(5000)),
+  /**
+   * Learn each document's typing cadence and wait just longer than the gap between keystrokes (at most
+   * `debounceMs`), so a burst costs one request and the last keystroke waits little. Default true.
+   */
+  adaptiveDebounce: z.boolean(),
+  /** The most upstream requests in flight at once, over every document; the newest waiting goes first. Default 4. */
+  maxConcurrent: z.int().check(z.gte(1), z.lte(64)),
+  /**
+   * Open the connection to the API (DNS, TCP, TLS) after `initialize` and again when it was closed for being idle,
+   * so the first completion does not wait for it. Default true.
+   */
+  preconnect: z.boolean(),
   /** Token budget of prompt + suffix sent upstream. Default 4096. */
   contextTokens: z.int().check(z.gte(128), z.lte(100_000)),
   /** `auto` (single line mid-line, a block on an empty line), `single-line` or `multi-line`. Default `auto`. */
@@ -114,7 +129,8 @@ export function parseLayer(raw: unknown, source: string): LayerResult {
   const problems: string[] = [];
   const rejected: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
-    const schema = FIELDS[key as keyof typeof FIELDS];
+    // Own keys only: `constructor` or `__proto__` is not a setting.
+    const schema = Object.hasOwn(FIELDS, key) ? FIELDS[key as keyof typeof FIELDS] : undefined;
     if (!schema) {
       problems.push(`infill: ignoring ${source}: unknown setting "${key}"`);
       continue;

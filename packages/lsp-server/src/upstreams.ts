@@ -16,6 +16,8 @@ export interface ClosableUpstream extends Upstream {
    * @throws what the client's constructor throws for a configuration it refuses (ValidationError).
    */
   target(): Promise<UpstreamTarget>;
+  /** Create the client (and load its code) if needed, and open its connection if none is open. Never throws. */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -29,8 +31,10 @@ export function preloadClient(): void {
   void loadCore();
 }
 
-/** A client as the server uses it: the engine's two calls and where they go. */
-interface Client extends Upstream, UpstreamTarget {}
+/** A client as the server uses it: the engine's two calls, where they go, and opening its connection ahead. */
+interface Client extends Upstream, UpstreamTarget {
+  preconnect(): Promise<boolean>;
+}
 
 /** An upstream whose client is created (and loaded) on first use. */
 function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<void>): ClosableUpstream {
@@ -53,6 +57,13 @@ function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<
     async target() {
       const { baseURL, model } = await ready();
       return { baseURL, model };
+    },
+    warm() {
+      // A client that cannot be created is the next request's error to report.
+      ready().then(
+        (created) => created.preconnect(),
+        () => {},
+      );
     },
     async close() {
       const created = await client?.catch(() => undefined);

@@ -1,74 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { type DialectName, startSim } from "@infill/sim";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FIELDS } from "../src/settings-schema.js";
-
-const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
-
-/** A raw stdio client: frames JSON-RPC by hand so it can also send broken frames. */
-class RawClient {
-  readonly child: ChildProcessWithoutNullStreams;
-  #buffer = Buffer.alloc(0);
-  #messages: Array<Record<string, unknown>> = [];
-  #waiters = new Set<() => void>();
-  stderr = "";
-
-  constructor(env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [BIN, "--stdio"], {
-      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "", ...env },
-    });
-    this.child.stderr.on("data", (data: Buffer) => {
-      this.stderr += data.toString();
-    });
-    this.child.stdout.on("data", (data: Buffer) => {
-      this.#buffer = Buffer.concat([this.#buffer, data]);
-      for (;;) {
-        const header = this.#buffer.indexOf("\r\n\r\n");
-        if (header === -1) break;
-        const length = Number(
-          /Content-Length: (\d+)/i.exec(this.#buffer.subarray(0, header).toString())?.[1],
-        );
-        if (this.#buffer.length < header + 4 + length) break;
-        this.#messages.push(JSON.parse(this.#buffer.subarray(header + 4, header + 4 + length).toString()));
-        this.#buffer = this.#buffer.subarray(header + 4 + length);
-      }
-      for (const waiter of this.#waiters) waiter();
-    });
-  }
-
-  frame(body: string): void {
-    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  }
-
-  send(message: Record<string, unknown>): void {
-    this.frame(JSON.stringify({ jsonrpc: "2.0", ...message }));
-  }
-
-  response(id: number, timeoutMs = 5_000): Promise<Record<string, unknown>> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.#messages.find((m) => m.id === id && !("method" in m));
-        if (!found) return;
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(check);
-        reject(new Error(`no response to request ${id}; stderr: ${this.stderr}`));
-      }, timeoutMs);
-      this.#waiters.add(check);
-      check();
-    });
-  }
-
-  exited(): Promise<number | null> {
-    if (this.child.exitCode !== null) return Promise.resolve(this.child.exitCode);
-    return new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
-  }
-}
+import { BIN, RawClient } from "./raw-client.js";
 
 let client: RawClient | undefined;
 beforeAll(() => {
@@ -109,6 +44,34 @@ describe("infill-lsp over stdio", () => {
     expect(broken.error ?? broken.result).toBeDefined();
     expect((await client.response(3)).result).toEqual({ items: [] });
     expect(client.child.exitCode).toBeNull();
+  });
+
+  it("refuses a second initialize, and keeps the first one's settings", async () => {
+    client = new RawClient();
+    await initialize(client);
+    client.send({
+      id: 2,
+      method: "initialize",
+      params: { processId: null, rootUri: null, capabilities: { general: { positionEncodings: ["utf-8"] } } },
+    });
+    expect((await client.response(2)).error).toMatchObject({
+      code: -32600,
+      message: "initialize was already received",
+    });
+  });
+
+  it("refuses completion params without a position, naming the field", async () => {
+    client = new RawClient();
+    await initialize(client);
+    client.send({
+      id: 2,
+      method: "textDocument/inlineCompletion",
+      params: { textDocument: { uri: "file:///x.ts" } },
+    });
+    expect((await client.response(2)).error).toMatchObject({
+      code: -32602,
+      message: "infill: textDocument/inlineCompletion: position: expected an object",
+    });
   });
 
   it("answers an unknown method with MethodNotFound and keeps going", async () => {

@@ -89,6 +89,15 @@ describe("repository context in the prompt", () => {
     expect(file).toBe(CART_TS.slice(0, CART_TS.indexOf(CURSOR)));
   });
 
+  it("chooses the context of an invoked request too, which does not wait for the debounce", async () => {
+    const s = await workspaceSession({ debounceMs: 5000 });
+    const at = await s.open(uri("src/cart.ts"), CART_TS);
+    const t0 = performance.now();
+    await s.inline(uri("src/cart.ts"), at, undefined, "invoked");
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(lastPrompt(s)).toContain('export function formatPrice(cents: number, currency = "USD"): string {');
+  });
+
   it("sends the buffer alone with context off", async () => {
     const s = await workspaceSession({ context: { enabled: false } });
     const at = await s.open(uri("src/cart.ts"), CART_TS);

@@ -20,6 +20,7 @@ import {
   missingKeyNotice,
   UpstreamHealth,
 } from "../src/health.js";
+import { FAILURE_POLICIES, holdMs } from "../src/health-policy.js";
 
 const OLLAMA: FailureSubject = {
   provider: "ollama",
@@ -45,8 +46,11 @@ describe("describeFailure", () => {
     [new AuthenticationError(401, "401 Authentication Fails"), "auth"],
     [new InsufficientBalanceError(402, "402 Insufficient Balance"), "balance"],
     [new RateLimitError(429, "429 Rate Limit Reached"), "rate-limit"],
-    [new BadRequestError(400, "400 bad"), "rejected"],
+    [new BadRequestError(400, "400 Invalid Format"), "bad-request"],
+    [new UnprocessableEntityError(422, "422 Invalid max_tokens value"), "bad-request"],
     [new UnprocessableEntityError(422, "422 Model Not Exist"), "rejected"],
+    [new BadRequestError(400, '400 Model Not Exist: "deepseek-coder" is not available'), "rejected"],
+    [new ApiError(404, "404 Not Found: no route for POST /v1/completions"), "rejected"],
     [new ServiceUnavailableError(503, "503 Server Overloaded"), "unavailable"],
     [new ApiError(502, "502 Bad Gateway"), "unavailable"],
     [new ConnectionError("connect ECONNREFUSED"), "unavailable"],
@@ -85,7 +89,7 @@ describe("describeFailure names the provider and says what to do", () => {
       new BadRequestError(400, "400 Invalid model: x", { reason: "model-not-found" }),
       CODESTRAL,
       "rejected",
-      /^infill: Codestral does not know "codestral-latest" .*Check the model setting\.$/,
+      /^infill: Codestral does not know "codestral-latest" .*Check the model setting; completions are off until the settings change\.$/,
     ],
     [
       new BadRequestError(400, '400 "mistral" does not support insert', { reason: "fim-unsupported" }),
@@ -171,5 +175,81 @@ describe("UpstreamHealth", () => {
     expect(health.isBlocked()).toBe(true);
     health.reset();
     expect(health.isBlocked()).toBe(false);
+  });
+});
+
+describe("the policy table", () => {
+  it.each([
+    ["balance", [30_000, 60_000, 120_000, 240_000, 300_000, 300_000]],
+    ["unavailable", [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]],
+    ["bad-request", [1_000, 2_000, 4_000]],
+    ["rate-limit", [1_000, 2_000]],
+    ["auth", [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]],
+    ["rejected", [Number.POSITIVE_INFINITY]],
+    ["no-key", [Number.POSITIVE_INFINITY]],
+  ] as const)("%s holds requests back for %j ms after 1, 2, … failures in a row", (kind, holds) => {
+    expect(holds.map((_, i) => holdMs(FAILURE_POLICIES[kind].hold, i + 1))).toEqual(holds);
+  });
+
+  it("honours Retry-After for rate limits only, as a lower bound", () => {
+    expect(holdMs(FAILURE_POLICIES["rate-limit"].hold, 1, 30_000)).toBe(30_000);
+    expect(holdMs(FAILURE_POLICIES["rate-limit"].hold, 7, 5_000)).toBe(60_000);
+    expect(holdMs(FAILURE_POLICIES.unavailable.hold, 1, 30_000)).toBe(1_000);
+  });
+
+  it("lets invoked requests through everything but what only the settings or environment fix", () => {
+    const through = Object.entries(FAILURE_POLICIES)
+      .filter(([, policy]) => policy.invokedTries)
+      .map(([kind]) => kind)
+      .sort();
+    expect(through).toEqual(["bad-request", "balance", "model", "rate-limit", "unavailable"]);
+  });
+});
+
+describe("UpstreamHealth and invoked requests", () => {
+  it("rechecks an empty balance after 30 s, doubling up to 5 min, and lets invoked requests try", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    const empty = new InsufficientBalanceError(402, "402 Insufficient Balance");
+    expect(health.failure(empty)?.kind).toBe("balance");
+    expect(health.blockedForMs()).toBe(30_000);
+    expect(health.isBlocked()).toBe(true);
+    expect(health.isBlocked(true)).toBe(false);
+    now += 30_000;
+    expect(health.isBlocked()).toBe(false);
+    expect(health.failure(empty)).toBeUndefined();
+    expect(health.blockedForMs()).toBe(60_000);
+  });
+
+  it("backs a refused request off like an outage, told once", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    const refused = new BadRequestError(400, "400 Invalid Format");
+    expect(health.failure(refused)?.severity).toBe("warning");
+    expect(health.blockedForMs()).toBe(1_000);
+    now += 1_000;
+    expect(health.failure(refused)).toBeUndefined();
+    expect(health.blockedForMs()).toBe(2_000);
+  });
+
+  it("holds invoked requests back only for what a settings change fixes", () => {
+    const health = new UpstreamHealth(() => 0);
+    health.failure(new AuthenticationError(401, "401"));
+    expect(health.isBlocked(true)).toBe(true);
+    const noKey = new UpstreamHealth(() => 0);
+    noKey.block({ kind: "no-key", severity: "warning", message: "no key" });
+    expect(noKey.isBlocked(true)).toBe(true);
+    const model = new UpstreamHealth(() => 0);
+    model.failure(new UnprocessableEntityError(422, "422 Model Not Exist"));
+    expect(model.isBlocked(true)).toBe(true);
+  });
+
+  it("keeps a longer block when an invoked request fails meanwhile with a shorter one", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    health.failure(new RateLimitError(429, "429", { retryAfterMs: 30_000 }));
+    now += 1_000;
+    health.failure(new ServiceUnavailableError(503, "503"));
+    expect(health.blockedForMs()).toBe(29_000);
   });
 });

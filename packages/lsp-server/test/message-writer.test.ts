@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { StreamMessageReader } from "vscode-languageserver/node";
 import { FramedMessageWriter } from "../src/message-writer.js";
 
-it("writes each message as one chunk that a JSON-RPC reader parses back, in order", async () => {
+it("writes the messages of one turn as one chunk that a JSON-RPC reader parses back, in order", async () => {
   const pipe = new PassThrough();
   const chunks: Buffer[] = [];
   pipe.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -13,8 +13,12 @@ it("writes each message as one chunk that a JSON-RPC reader parses back, in orde
     { jsonrpc: "2.0", method: "window/logMessage", params: { type: 4, message: "x".repeat(100_000) } },
     { jsonrpc: "2.0", id: 2, result: null },
   ];
-  await Promise.all(messages.map((message) => writer.write(message)));
-  expect(chunks).toHaveLength(messages.length);
+  // Two in one turn (a notification, then the answer after a few promise hops), one in the next turn.
+  const first = writer.write(messages[0]!);
+  await Promise.resolve();
+  await Promise.all([first, writer.write(messages[1]!)]);
+  await writer.write(messages[2]!);
+  expect(chunks).toHaveLength(2);
 
   const replay = new PassThrough();
   const read: unknown[] = [];

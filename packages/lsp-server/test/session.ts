@@ -220,8 +220,18 @@ export class Session {
       : { line: position.line + lines.length - 1, character: lines.at(-1)!.length };
   }
 
-  inline(uri: string, position: Position, token?: CancellationTokenSource): Promise<InlineCompletionList> {
-    const params = { textDocument: { uri }, position, context: { triggerKind: 2 } };
+  /** Ask for ghost text as an editor does while the user types (`automatic`), or on a key (`invoked`). */
+  inline(
+    uri: string,
+    position: Position,
+    token?: CancellationTokenSource,
+    trigger: "automatic" | "invoked" = "automatic",
+  ): Promise<InlineCompletionList> {
+    const params = {
+      textDocument: { uri },
+      position,
+      context: { triggerKind: trigger === "invoked" ? 1 : 2 },
+    };
     return (
       token
         ? this.client.sendRequest("textDocument/inlineCompletion", params, token.token)

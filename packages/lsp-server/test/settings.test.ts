@@ -27,6 +27,8 @@ describe("parseLayer", () => {
     [{ context: { maxTokens: -1 } }, "context.maxTokens"],
     [{ context: { exclude: "*.gen.ts" } }, "context.exclude"],
     [{ context: { depth: 2 } }, "context"],
+    [{ constructor: 1 }, "constructor"],
+    [JSON.parse('{"__proto__": {"debounceMs": 0}}'), "__proto__"],
   ])("%j is refused, naming %s", (raw, key) => {
     const { layer, problems } = parseLayer(raw, "settings");
     expect(layer).toEqual({});

@@ -16,6 +16,7 @@ import {
   PRICES,
   readUsageLog,
   summarizeUsage,
+  type Usage,
   type UsageTotals,
 } from "@infill/core";
 import { startSim } from "@infill/sim";
@@ -178,7 +179,7 @@ describe("usage through the built server", () => {
     try {
       const client = new FimClient({ baseURL: fresh.url, apiKey: KEY });
       for (const request of s.sim.requests) {
-        const { usage } = await client.complete(request.body as CompletionRequest);
+        const usage = await usageOf(client, request.body as CompletionRequest);
         if (request.aborted) continue;
         billed.cacheHit += usage.prompt_cache_hit_tokens ?? 0;
         billed.cacheMiss += usage.prompt_cache_miss_tokens ?? 0;
@@ -309,3 +310,12 @@ describe("the usage log with several servers", () => {
     expect(records.map((r) => r.requests)).toEqual([s.sim.requests.length]);
   });
 });
+
+/** The usage the sim reports for `body`, asked the way the server asked it (single lines are streamed). */
+async function usageOf(client: FimClient, body: CompletionRequest): Promise<Usage> {
+  if (body.stream !== true) return (await client.complete(body)).usage;
+  let usage: Usage | null | undefined;
+  for await (const chunk of client.stream(body)) usage = chunk.usage ?? usage;
+  if (!usage) throw new Error("the stream ended without usage");
+  return usage;
+}

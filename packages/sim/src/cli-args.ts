@@ -19,6 +19,12 @@ Options:
   --latency-ms N     milliseconds before the first content byte (default 0)
   --token-ms N       milliseconds per generated token (default 0)
   --keep-alive       send keep-alive lines while waiting --latency-ms
+  --connect-delay-ms N
+                     milliseconds before a new connection is served, as TCP and TLS
+                     set-up cost (default 0)
+  --concurrency-limit N
+                     answer 429 to a request beyond N being answered at once
+                     (default: no limit)
   --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3,stream-error
   -h, --help         show this help
   -v, --version      show the version
@@ -30,6 +36,9 @@ export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "error"; message: string };
+
+// setTimeout's limit.
+const MAX_DELAY_MS = 2_147_483_647;
 
 function wholeNumber(flag: string, text: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(text) || Number(text) > max) {
@@ -61,6 +70,8 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
         "latency-ms": { type: "string" },
         "token-ms": { type: "string" },
         "keep-alive": { type: "boolean" },
+        "connect-delay-ms": { type: "string" },
+        "concurrency-limit": { type: "string" },
         fail: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -83,6 +94,12 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
       options.latencyMs = wholeNumber("latency-ms", values["latency-ms"]);
     if (values["token-ms"] !== undefined) options.tokenMs = wholeNumber("token-ms", values["token-ms"]);
     if (values["keep-alive"] === true) options.keepAlive = true;
+    if (values["connect-delay-ms"] !== undefined)
+      options.connectDelayMs = wholeNumber("connect-delay-ms", values["connect-delay-ms"], MAX_DELAY_MS);
+    if (values["concurrency-limit"] !== undefined) {
+      options.concurrencyLimit = wholeNumber("concurrency-limit", values["concurrency-limit"]);
+      if (options.concurrencyLimit < 1) throw new Error("--concurrency-limit must be at least 1");
+    }
     if (values.fail !== undefined) options.faults = parseFaults(values.fail);
     return { kind: "run", options };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { delayedConnections } from "./connect-delay.js";
 import {
   type Answer,
   DIALECTS,
@@ -56,6 +57,16 @@ export interface SimOptions {
   /** Faults for the next requests, in order; see {@link Fault}. Default none. */
   faults?: Fault[];
   /**
+   * Milliseconds before each new connection is served, as DNS, TCP and TLS set-up cost on a real network: the
+   * first request on a connection waits this long, a request on a kept-alive connection does not. Default 0.
+   */
+  connectDelayMs?: number;
+  /**
+   * The most requests answered at once, like DeepSeek's per-account concurrency limit: a request arriving while
+   * this many are being answered gets 429 "Rate Limit Reached" at once. Default `Infinity` (no limit).
+   */
+  concurrencyLimit?: number;
+  /**
    * How many of the latest requests {@link Sim.requests} keeps; older ones are dropped from its
    * start. Default `Infinity` (every request). A long benchmark run should pass a small number
    * or 0: each record holds its request's body.
@@ -69,6 +80,8 @@ export interface SimRequest {
   body: unknown;
   /** The request headers, as received. */
   headers: IncomingHttpHeaders;
+  /** When the request arrived (its head was read), in ms since the epoch, with a fraction: to time a client. */
+  receivedAt: number;
   /** The status answered; 0 for a `reset` fault, and until the status line is sent. */
   status: number;
   /** True when the client closed the connection before the response ended. */
@@ -88,6 +101,8 @@ export interface Sim {
   dialect: DialectName;
   /** Every request to the completion endpoint, in arrival order. */
   requests: SimRequest[];
+  /** The most requests to the completion endpoint that were being answered at the same time, so far. */
+  readonly peakConcurrency: number;
   /** Queues more faults, after those already queued. Throws a TypeError for a malformed fault. */
   inject(...faults: Fault[]): void;
   /** Stops listening, ends every open connection (idle keep-alive ones too) and all timers. */
@@ -131,7 +146,8 @@ class Exchange {
       settle = resolve;
     });
     this.#settle = settle;
-    this.record = { body: undefined, headers: req.headers, status: 0, aborted: false, closed };
+    const receivedAt = performance.timeOrigin + performance.now();
+    this.record = { body: undefined, headers: req.headers, receivedAt, status: 0, aborted: false, closed };
   }
 
   /** Resolves true after `ms`, or false as soon as the exchange stops. */
@@ -209,6 +225,9 @@ class Simulator {
   readonly #keepAlive: boolean;
   readonly #keepAliveIntervalMs: number;
   readonly #keepRequests: number;
+  readonly #concurrencyLimit: number;
+  /** The most exchanges in {@link #active} at once. */
+  peak = 0;
 
   constructor(options: SimOptions) {
     const name = options.dialect ?? "deepseek";
@@ -227,6 +246,9 @@ class Simulator {
     this.#keepRequests = options.keepRequests ?? Number.POSITIVE_INFINITY;
     if (!(this.#keepRequests >= 0))
       throw new RangeError(`keepRequests must be ≥ 0, got ${options.keepRequests}`);
+    this.#concurrencyLimit = options.concurrencyLimit ?? Number.POSITIVE_INFINITY;
+    if (!(this.#concurrencyLimit >= 1))
+      throw new RangeError(`concurrencyLimit must be ≥ 1, got ${options.concurrencyLimit}`);
     this.faults.push(...(options.faults ?? []));
   }
 
@@ -252,7 +274,12 @@ class Simulator {
       if (this.requests.length >= this.#keepRequests) this.requests.shift();
       this.requests.push(exchange.record);
     }
-    this.#active.add(exchange);
+    // Over the limit, DeepSeek answers 429 at once; such a request does not count as one being answered.
+    const overLimit = this.#active.size >= this.#concurrencyLimit;
+    if (!overLimit) {
+      this.#active.add(exchange);
+      this.peak = Math.max(this.peak, this.#active.size);
+    }
     res.on("close", () => {
       this.#active.delete(exchange);
       exchange.closed();
@@ -268,6 +295,10 @@ class Simulator {
       if (size > MAX_BODY_BYTES) {
         res.setHeader("connection", "close");
         this.#json(exchange, 413, dialect.errorBody(413, "Request body too large"));
+        return;
+      }
+      if (overLimit) {
+        this.#json(exchange, 429, dialect.errorBody(429));
         return;
       }
       this.#answer(exchange, Buffer.concat(chunks, size).toString("utf8")).catch((error: unknown) => {
@@ -497,25 +528,33 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const simulator = new Simulator(options);
   const server = createServer({ keepAlive: true }, simulator.onRequest);
+  const connectDelayMs = milliseconds("connectDelayMs", options.connectDelayMs, 0);
+  const delayed = connectDelayMs > 0 ? delayedConnections(server, connectDelayMs) : undefined;
+  const listener = delayed ?? server;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+    listener.once("error", reject);
+    listener.listen(options.port ?? 0, host, () => {
+      listener.off("error", reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port } = listener.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl(host, port, simulator.dialect.basePath),
     dialect: simulator.dialect.name,
     requests: simulator.requests,
+    get peakConcurrency() {
+      return simulator.peak;
+    },
     inject: (...faults) => simulator.faults.push(...faults),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         simulator.stopAll();
-        server.close(() => resolve());
+        // With delayed connections the HTTP server never listened: the listener is what closes.
+        listener.close(() => resolve());
+        delayed?.destroyAll();
         server.closeAllConnections();
       });
       return closing;

@@ -41,6 +41,10 @@ describe("parseCliArgs", () => {
     ],
     [["--port=0"], { kind: "run", options: { port: 0 } }],
     [["--dialect", "ollama", "--no-fim"], { kind: "run", options: { dialect: "ollama", fim: false } }],
+    [
+      ["--connect-delay-ms", "150", "--concurrency-limit", "4"],
+      { kind: "run", options: { connectDelayMs: 150, concurrencyLimit: 4 } },
+    ],
     [["-h"], { kind: "help" }],
     [["--version"], { kind: "version" }],
     [["-v", "--port", "1"], { kind: "version" }],
@@ -56,6 +60,11 @@ describe("parseCliArgs", () => {
     [["--latency-ms=-5"], '--latency-ms expects a whole number, got "-5"'],
     [["--latency-ms", "-5"], "Option '--latency-ms' argument is ambiguous (see --help)"],
     [["--token-ms", "1.5"], '--token-ms expects a whole number, got "1.5"'],
+    [
+      ["--connect-delay-ms", "soon"],
+      '--connect-delay-ms expects a whole number up to 2147483647, got "soon"',
+    ],
+    [["--concurrency-limit", "0"], "--concurrency-limit must be at least 1"],
     [["--fail", "boom"], 'invalid fault "boom"'],
     [
       ["--dialect", "gpt"],

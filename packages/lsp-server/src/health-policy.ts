@@ -1,0 +1,60 @@
+import type { FailureKind } from "./health.js";
+
+/** How a kind of upstream failure holds later requests back. */
+export type HoldPolicy =
+  /** Until the settings or the environment change: retrying cannot help. */
+  | { until: "settings" }
+  /**
+   * For `baseMs` after the first failure in a row of this kind, doubling with each one after, up to `capMs`; with
+   * `retryAfter`, at least as long as the server's `Retry-After` says.
+   */
+  | { until: "backoff"; baseMs: number; capMs: number; retryAfter?: boolean };
+
+/** What each kind of failure does to the requests after it. */
+export interface FailurePolicy {
+  hold: HoldPolicy;
+  /**
+   * Whether a completion the user asks for (`triggerKind: Invoked`) goes upstream anyway while requests are held
+   * back: true unless only a settings or environment change can fix the failure.
+   */
+  invokedTries: boolean;
+}
+
+const UNTIL_SETTINGS: FailurePolicy = { hold: { until: "settings" }, invokedTries: false };
+const OUTAGE: FailurePolicy = {
+  hold: { until: "backoff", baseMs: 1_000, capMs: 60_000 },
+  invokedTries: true,
+};
+
+/**
+ * The policy table. Only failures that are certainly configuration block for good: no key, a rejected key, an
+ * unknown model, a base URL that serves no FIM, options the HTTP client refuses. A 400 or 422 may belong to one
+ * request (its text, its position), so it backs off like an outage instead of ending completion for the day. An
+ * empty balance is rechecked after 30 s, then less and less often (the user may top up any time).
+ */
+export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
+  "no-key": UNTIL_SETTINGS,
+  auth: UNTIL_SETTINGS,
+  rejected: UNTIL_SETTINGS,
+  balance: { hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 }, invokedTries: true },
+  "rate-limit": {
+    hold: { until: "backoff", baseMs: 1_000, capMs: 60_000, retryAfter: true },
+    invokedTries: true,
+  },
+  unavailable: OUTAGE,
+  "bad-request": OUTAGE,
+  // Ollama's model is not pulled yet: the user pulls it, and completions resume by themselves.
+  model: OUTAGE,
+};
+
+/**
+ * How long requests are held back after a failure, in ms (`Infinity`: until the settings change).
+ *
+ * @param inARow how many failures of this kind in a row, this one included (1 for the first).
+ * @param retryAfterMs the server's `Retry-After`, in ms, when it sent one.
+ */
+export function holdMs(policy: HoldPolicy, inARow: number, retryAfterMs?: number): number {
+  if (policy.until === "settings") return Number.POSITIVE_INFINITY;
+  const backoff = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, inARow - 1));
+  return policy.retryAfter && retryAfterMs !== undefined ? Math.max(backoff, retryAfterMs) : backoff;
+}
