@@ -584,7 +584,10 @@ export function startServer(options: ServerOptions): RunningServer {
  * project files. */
 const WATCHED_FILES = [
   { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,pyi,go,rs,lua}" },
-  { globPattern: "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,.gitignore}" },
+  {
+    globPattern:
+      "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,package.json,pnpm-workspace.yaml,lerna.json,.gitignore}",
+  },
 ];
 
 /** The provider in use, as the notices name it. */

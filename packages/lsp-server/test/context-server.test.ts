@@ -164,6 +164,74 @@ describe("repository context in the prompt", () => {
   });
 });
 
+describe("monorepo packages", () => {
+  /** A pnpm workspace whose packages build to an ignored dist/, as this repository's do; no node_modules. */
+  const monorepo = (workspaceFile: [string, string]) => {
+    write(workspaceFile[0], workspaceFile[1]);
+    write(".gitignore", "node_modules/\ndist/\n");
+    write(
+      "packages/util/package.json",
+      JSON.stringify({
+        name: "@acme/util",
+        exports: {
+          ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+          "./strings": { types: "./dist/strings.d.ts", default: "./dist/strings.js" },
+        },
+      }),
+    );
+    write("packages/util/src/index.ts", 'export { slugify } from "./strings.js";\n');
+    write(
+      "packages/util/src/strings.ts",
+      '/** Lower-case words joined by dashes. */\nexport function slugify(title: string, separator = "-"): string {\n  return title.toLowerCase().split(/\\s+/).join(separator);\n}\n',
+    );
+    // The build output exists but is ignored: its declarations must not be what the model is shown.
+    write(
+      "packages/util/dist/strings.d.ts",
+      "export declare function slugify(title: string, separator?: string): string;\n",
+    );
+    write("packages/app/package.json", JSON.stringify({ name: "@acme/app" }));
+  };
+  const SIGNATURE = 'export function slugify(title: string, separator = "-"): string {';
+
+  it.each([
+    { manager: "pnpm", file: ["pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n"] as [string, string] },
+    {
+      manager: "npm",
+      file: ["package.json", '{"private": true, "workspaces": ["packages/*"]}'] as [string, string],
+    },
+  ])("an import of another package of the workspace ($manager) reaches its source", async ({ file }) => {
+    monorepo(file);
+    const s = await workspaceSession();
+    for (const [specifier, name] of [
+      ["@acme/util", "main.ts"],
+      ["@acme/util/strings", "sub.ts"],
+    ] as const) {
+      const doc = uri(`packages/app/src/${name}`);
+      const at = await s.open(
+        doc,
+        `import { slugify } from "${specifier}";\n\nexport const id = slugify(${CURSOR}\n`,
+      );
+      await s.inline(doc, at);
+      const [block] = lastPrompt(s).split(`// packages/app/src/${name}\n`);
+      expect(block).toContain("// packages/util/src/strings.ts\n");
+      expect(block).toContain(SIGNATURE);
+      expect(block).not.toContain("declare function");
+    }
+  });
+
+  it("leaves out a package the workspace globs exclude", async () => {
+    monorepo(["pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n  - '!packages/util'\n"]);
+    const s = await workspaceSession();
+    const doc = uri("packages/app/src/main.ts");
+    const at = await s.open(
+      doc,
+      `import { slugify } from "@acme/util";\n\nexport const id = slugify(${CURSOR}\n`,
+    );
+    await s.inline(doc, at);
+    expect(lastPrompt(s)).not.toContain(SIGNATURE);
+  });
+});
+
 describe("requests waiting for the same choice", () => {
   it("ghost text and popup asked at once, while the context is read from disk, share one upstream request", async () => {
     for (let attempt = 0; attempt < 3; attempt++) {

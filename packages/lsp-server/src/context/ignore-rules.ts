@@ -48,6 +48,14 @@ export class IgnoreRules {
     return ignored;
   }
 
+  /**
+   * Whether a directory (absolute, inside `folder`) is excluded: git's directory patterns (`dist/`) match a path
+   * under it, not its bare name, so a name no pattern would single out is tested inside it.
+   */
+  ignoredDir(folder: string, dir: string, exclude: readonly string[]): Promise<boolean> {
+    return this.ignored(folder, join(dir, DIR_PROBE), exclude);
+  }
+
   /** Forget a changed ignore file (or every one, without an argument). */
   invalidate(file?: string): void {
     if (file === undefined) this.#byDir.clear();
@@ -81,6 +89,9 @@ export class IgnoreRules {
     return rules;
   }
 }
+
+/** A file name inside a directory, for {@link IgnoreRules.ignoredDir}; no ignore file means it. */
+const DIR_PROBE = "__infill_directory_probe__";
 
 /** node-ignore throws on paths it considers invalid (e.g. with `..`); such a path is simply not matched. */
 function test(rules: Ignore, path: string): { ignored: boolean; unignored: boolean } {

@@ -143,7 +143,11 @@ export class RepositoryContext {
       parse: (path, text) => parseFile(path, text),
       onChange: (path) => this.#sourceChanged(path),
     });
-    this.#env = new ProjectEnv(this.workspace, (path) => this.#sources.readText(path));
+    this.#env = new ProjectEnv(
+      this.workspace,
+      (path) => this.#sources.readText(path),
+      (dir) => this.#sources.subdirectories(dir),
+    );
   }
 
   /**

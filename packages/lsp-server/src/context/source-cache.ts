@@ -1,5 +1,5 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { looksBinary, looksMinified, MAX_FILE_BYTES } from "./file-policy.js";
 import type { IgnoreRules } from "./ignore-rules.js";
@@ -97,6 +97,26 @@ export class SourceCache<T> {
       return names;
     });
     return cached ? cached.names : listing;
+  }
+
+  /**
+   * The subdirectories of a workspace directory that the rules let in (`node_modules`, ignored build output and
+   * hidden-by-`.gitignore` ones left out), in name order; empty outside the workspace or when unreadable.
+   */
+  async subdirectories(dir: string): Promise<readonly string[]> {
+    const folder = this.options.workspace.folderOf(dir);
+    if (!folder) return [];
+    try {
+      const entries = await readdir(dir, { withFileTypes: true });
+      const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+      const exclude = this.options.exclude();
+      const ignored = await Promise.all(
+        names.map((name) => this.options.ignore.ignoredDir(folder.path, join(dir, name), exclude)),
+      );
+      return names.filter((_, i) => !ignored[i]).sort();
+    } catch {
+      return [];
+    }
   }
 
   /** Forget a file (changed or deleted on disk, saved from the editor). */

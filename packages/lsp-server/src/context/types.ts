@@ -1,3 +1,5 @@
+import type { WorkspacePackage } from "./workspace-packages.js";
+
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).
 
@@ -117,6 +119,8 @@ export interface ResolveEnv {
   readonly goModule?: { readonly path: string; readonly dir: string };
   /** The nearest `Cargo.toml`'s directory (Rust `crate::` paths start at its `src/`). */
   readonly crateDir?: string;
+  /** The workspace's own packages by name (a monorepo's `@scope/pkg`), when the project declares workspaces. */
+  readonly packages?: ReadonlyMap<string, WorkspacePackage>;
 }
 
 /** Module options of a tsconfig, paths absolute. */

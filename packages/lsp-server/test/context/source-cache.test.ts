@@ -76,6 +76,26 @@ describe("SourceCache: what may be read", () => {
     expect(await cache.load(path)).toBe(readable ? "export const x = 1;\n" : undefined);
   });
 
+  it("lists the subdirectories the rules let in: not node_modules, ignored output, excluded or outside ones", async () => {
+    write(".gitignore", "dist/\nbuild\n");
+    for (const dir of [
+      "packages/a/src",
+      "packages/b",
+      "node_modules/x",
+      "dist/y",
+      "build/z",
+      "vendor/v",
+      ".git/objects",
+    ])
+      write(`${dir}/file.ts`, "");
+    write("packages/file.ts", "");
+    const { cache } = cacheFor(["vendor/"]);
+    expect(await cache.subdirectories(root)).toEqual(["packages"]);
+    expect(await cache.subdirectories(join(root, "packages"))).toEqual(["a", "b"]);
+    expect(await cache.subdirectories(join(root, "missing"))).toEqual([]);
+    expect(await cache.subdirectories(outside)).toEqual([]);
+  });
+
   it("honours .gitignore at every level, re-inclusions, .git/info/exclude and context.exclude", async () => {
     write(".gitignore", "dist/\n*.gen.ts\n!keep.gen.ts\n");
     write("pkg/.gitignore", "local/\n");

@@ -14,6 +14,7 @@ import type {
   ResolveEnv,
   TsconfigPaths,
 } from "../types.js";
+import { entryCandidates, splitPackageSpecifier } from "../workspace-packages.js";
 import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** Top-level statements: `;`, a body's `}` or a line break that semicolon insertion would honour ends one. */
@@ -570,6 +571,10 @@ function tsCandidates(specifier: string, fromFile: string, env: ResolveEnv): str
   if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return []; // node:fs, https://…
   const bases = env.tsconfig ? pathsTargets(specifier, env.tsconfig) : [];
   if (env.tsconfig?.baseUrl) bases.push(path.resolve(env.tsconfig.baseUrl, specifier));
+  // A package of the same monorepo: its source, as `node_modules` (never read) would link it.
+  const bare = env.packages && splitPackageSpecifier(specifier);
+  const pkg = bare ? env.packages?.get(bare.name) : undefined;
+  if (bare && pkg) bases.push(...entryCandidates(pkg, bare.subpath));
   return [...new Set(bases.flatMap(expand))];
 }
 
