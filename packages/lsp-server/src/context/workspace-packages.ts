@@ -1,4 +1,5 @@
 import { posix as path } from "node:path";
+import { bestStarMatch } from "./star-pattern.js";
 
 /**
  * Monorepo packages, so that `import { x } from "@scope/pkg"` in one package of a workspace reaches the other
@@ -28,13 +29,8 @@ export interface WorkspacePackage {
 
 /** The manifest of a `package.json`'s text, or undefined when it is not a JSON object. */
 export function parseManifest(text: string): PackageManifest | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value)) return undefined;
+  const value = jsonObject(text);
+  if (!value) return undefined;
   const manifest: Record<string, unknown> = {};
   for (const key of ["name", "main", "module", "types", "typings", "source"] as const) {
     if (typeof value[key] === "string" && value[key] !== "") manifest[key] = value[key];
@@ -45,26 +41,13 @@ export function parseManifest(text: string): PackageManifest | undefined {
 
 /** npm's and Yarn's `workspaces` (a list, or `{ packages }`) of a root `package.json`; undefined without them. */
 export function manifestWorkspaces(text: string): string[] | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value)) return undefined;
-  const field = isRecord(value.workspaces) ? value.workspaces.packages : value.workspaces;
-  return Array.isArray(field) ? field.filter((p): p is string => typeof p === "string") : undefined;
+  const value = jsonObject(text);
+  return strings(isRecord(value?.workspaces) ? value.workspaces.packages : value?.workspaces);
 }
 
 /** Lerna's `packages` of a `lerna.json`; undefined without them. */
 export function lernaPackages(text: string): string[] | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    const field = isRecord(value) ? value.packages : undefined;
-    return Array.isArray(field) ? field.filter((p): p is string => typeof p === "string") : undefined;
-  } catch {
-    return undefined;
-  }
+  return strings(jsonObject(text)?.packages);
 }
 
 /**
@@ -188,18 +171,8 @@ function exportsFor(exports: unknown, subpath: string): string[] | undefined {
   const subpaths =
     isRecord(exports) && Object.keys(exports).some((key) => key.startsWith(".")) ? exports : { ".": exports }; // a path or conditions alone: the package's main entry
   if (subpath in subpaths) return exportTargets(subpaths[subpath], undefined);
-  let best: { prefix: string; suffix: string; value: unknown } | undefined;
-  for (const [key, value] of Object.entries(subpaths)) {
-    const star = key.indexOf("*");
-    if (star === -1) continue;
-    const prefix = key.slice(0, star);
-    const suffix = key.slice(star + 1);
-    if (subpath.length < prefix.length + suffix.length) continue;
-    if (!subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
-    if (!best || prefix.length > best.prefix.length) best = { prefix, suffix, value };
-  }
-  if (!best) return [];
-  return exportTargets(best.value, subpath.slice(best.prefix.length, subpath.length - best.suffix.length));
+  const best = bestStarMatch(Object.entries(subpaths), subpath);
+  return best ? exportTargets(best.value, best.matched) : [];
 }
 
 /** Build output directories whose files usually compile from `src/`. */
@@ -240,6 +213,21 @@ export function entryCandidates(pkg: WorkspacePackage, subpath: string): string[
   if (subpath === ".") found.push(path.join(dir, "src", "index"), path.join(dir, "index"));
   else if (!declared) found.push(path.join(dir, "src", subpath), path.join(dir, subpath));
   return [...new Set(found)];
+}
+
+/** A JSON text's object, or undefined when it is not valid JSON or not an object. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The strings of a list; undefined when it is not a list. */
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

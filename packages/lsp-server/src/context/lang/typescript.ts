@@ -4,6 +4,7 @@ import { assignmentBefore, moduleCalls } from "../module-calls.js";
 import { findReferences } from "../references.js";
 import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
 import { SourceText } from "../source-text.js";
+import { bestStarMatch } from "../star-pattern.js";
 import { type Span, splitStatements } from "../statements.js";
 import type {
   ImportBinding,
@@ -546,19 +547,9 @@ function pathsTargets(specifier: string, tsconfig: TsconfigPaths): string[] {
   const base = tsconfig.baseUrl ?? tsconfig.dir;
   const exact = paths[specifier];
   if (exact) return exact.map((t) => path.resolve(base, t));
-  let best: { prefix: string; suffix: string; targets: readonly string[] } | undefined;
-  for (const [pattern, targets] of Object.entries(paths)) {
-    const star = pattern.indexOf("*");
-    if (star === -1) continue;
-    const prefix = pattern.slice(0, star);
-    const suffix = pattern.slice(star + 1);
-    if (specifier.length < prefix.length + suffix.length) continue;
-    if (!specifier.startsWith(prefix) || !specifier.endsWith(suffix)) continue;
-    if (!best || prefix.length > best.prefix.length) best = { prefix, suffix, targets };
-  }
+  const best = bestStarMatch(Object.entries(paths), specifier);
   if (!best) return [];
-  const matched = specifier.slice(best.prefix.length, specifier.length - best.suffix.length);
-  return best.targets.map((t) => path.resolve(base, t.replace("*", matched)));
+  return best.value.map((t) => path.resolve(base, t.replace("*", best.matched)));
 }
 
 function tsCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
