@@ -20,7 +20,24 @@ export interface Corpus {
   readonly root: string;
   /** Workspace-relative paths of its source files, `/`-separated, sorted. */
   readonly files: readonly string[];
+  /**
+   * For a monorepo: each package name (and exported subpath) and its source file, workspace-relative, as tsconfig
+   * `paths`; the oracle's own statement of where imports across packages lead, independent of the server's.
+   */
+  readonly packagePaths?: Readonly<Record<string, readonly string[]>>;
 }
+
+/**
+ * Where this repository's packages' entries are in source: what `exports` names, compiled from. Written out by
+ * hand for the oracle (an export this map misses only gives fewer holes, never a wrong one).
+ */
+const REPOSITORY_PACKAGES: Readonly<Record<string, readonly string[]>> = {
+  "@infill/core": ["packages/core/src/index.ts"],
+  "@infill/core/provider-info": ["packages/core/src/providers/info.ts"],
+  "@infill/core/usage": ["packages/core/src/usage.ts"],
+  "@infill/sim": ["packages/sim/src/index.ts"],
+  "@infill/lsp-server/status": ["packages/lsp-server/src/status.ts"],
+};
 
 /** A package from the npm registry and the folder of it that is the corpus. */
 export interface PackageCorpus extends PinnedPackage {
@@ -70,15 +87,26 @@ export async function repositoryCorpus(repoRoot: string, scratch: string): Promi
   const commit = (await git("rev-parse", "--short=12", "HEAD")).stdout.trim();
   const root = path.join(scratch, "infill");
   const archive = path.join(scratch, "infill.tar");
-  await git("archive", "--format=tar", `--output=${archive}`, "HEAD", "--", ":(glob)packages/*/src/**");
+  // The sources, and what makes them a pnpm workspace whose packages import each other by name.
+  await git(
+    "archive",
+    "--format=tar",
+    `--output=${archive}`,
+    "HEAD",
+    "--",
+    ":(glob)packages/*/src/**",
+    ":(glob)packages/*/package.json",
+    "pnpm-workspace.yaml",
+  );
   mkdirSync(root, { recursive: true });
   await run("tar", ["-xf", archive, "-C", root]);
   return {
     name: `infill @ ${commit}`,
     role: "tuning",
-    origin: `this repository's packages/*/src as committed at HEAD ${commit}`,
+    origin: `this repository's packages/*/src as committed at HEAD ${commit}, a pnpm workspace`,
     root,
     files: listSources(root),
+    packagePaths: REPOSITORY_PACKAGES,
   };
 }
 

@@ -59,7 +59,7 @@ export interface CorpusResult {
 export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): Promise<CorpusResult> {
   const progress = options.progress ?? (() => {});
   const t0 = performance.now();
-  const found = findHoles(corpus.root, corpus.files);
+  const found = findHoles(corpus.root, corpus.files, corpus.packagePaths);
   const sampled = sampleHoles(found, options.caps);
   progress(
     `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,

@@ -28,6 +28,8 @@ export interface Ratio {
 export interface Recall {
   readonly all: Ratio;
   readonly byKind: Readonly<Record<ImportKind, Ratio>>;
+  /** Over the holes whose identifier came from another package of the workspace. */
+  readonly crossPackage: Ratio;
 }
 
 /** What one configuration (context off or on) produced on one corpus. */
@@ -79,7 +81,11 @@ function recallOf(observations: readonly Observation[]): Recall {
   const byKind = Object.fromEntries(
     IMPORT_KINDS.map((kind) => [kind, ratio(observations.filter((o) => o.hole.importKind === kind))]),
   ) as Record<ImportKind, Ratio>;
-  return { all: ratio(observations), byKind };
+  return {
+    all: ratio(observations),
+    byKind,
+    crossPackage: ratio(observations.filter((o) => o.hole.crossPackage)),
+  };
 }
 
 const mean = (values: readonly number[]) =>

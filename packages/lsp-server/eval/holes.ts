@@ -47,6 +47,11 @@ export interface Hole {
   readonly declarations: readonly DeclarationLine[];
   /** Workspace-relative paths of the corpus files the current file imports from (for choosing unrelated tabs). */
   readonly imports: readonly string[];
+  /**
+   * Whether X came through a bare specifier (`@scope/pkg`, not `./x`): another package of the workspace, which
+   * the oracle resolves through the corpus's own `paths` (`Corpus.packagePaths`).
+   */
+  readonly crossPackage: boolean;
 }
 
 /** Source extensions the oracle reads (declaration files are not corpus code). */
@@ -72,7 +77,8 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 };
 
 /**
- * Every hole in a workspace's corpus files, sorted by file and position.
+ * Every hole in a workspace's corpus files, sorted by file and position. `packagePaths` maps the workspace's
+ * package names to their source (tsconfig `paths`, workspace-relative), for imports across packages.
  *
  * A hole is a use of an identifier X imported from another corpus file, directly followed by `(`, `.` or `<` in a
  * call, `new`, member access, type reference or type-argument list; the cursor sits right after that character.
@@ -89,11 +95,18 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
  * @param root - the workspace folder (absolute)
  * @param files - workspace-relative paths of the corpus files, `/`-separated
  */
-export function findHoles(root: string, files: readonly string[]): Hole[] {
+export function findHoles(
+  root: string,
+  files: readonly string[],
+  packagePaths: Readonly<Record<string, readonly string[]>> = {},
+): Hole[] {
   const absolute = (file: string) => path.join(root, file);
   const relative = (fileName: string) => path.relative(root, fileName).split(path.sep).join("/");
   const corpus = new Set(files.filter(isCorpusSource).map(absolute));
-  const program = ts.createProgram([...corpus], COMPILER_OPTIONS);
+  const paths = Object.fromEntries(
+    Object.entries(packagePaths).map(([name, targets]) => [name, [...targets]]),
+  );
+  const program = ts.createProgram([...corpus], { ...COMPILER_OPTIONS, baseUrl: root, paths });
   const checker = program.getTypeChecker();
   const holes: Hole[] = [];
 
@@ -149,6 +162,7 @@ export function findHoles(root: string, files: readonly string[]): Hole[] {
         pattern,
         declarations,
         imports,
+        crossPackage: !/^[./]/.test(use.specifier),
       };
     };
 
@@ -164,6 +178,8 @@ interface ImportedUse {
   kind: ImportKind;
   /** The symbol X finally refers to, aliases resolved. */
   target: ts.Symbol;
+  /** The module specifier of the import that brought X (or its namespace) in. */
+  specifier: string;
 }
 
 function importedUse(identifier: ts.Identifier, checker: ts.TypeChecker): ImportedUse | undefined {
@@ -176,10 +192,14 @@ function importedUse(identifier: ts.Identifier, checker: ts.TypeChecker): Import
         ? parent.left
         : undefined;
   if (qualifier) {
-    if (!ts.isIdentifier(qualifier) || !isModule(resolve(checker.getSymbolAtLocation(qualifier), checker)))
-      return undefined;
+    if (!ts.isIdentifier(qualifier)) return undefined;
+    const namespace = checker.getSymbolAtLocation(qualifier);
+    if (!isModule(resolve(namespace, checker))) return undefined;
     const target = resolve(checker.getSymbolAtLocation(identifier), checker);
-    return target && !isModule(target) ? { expression: parent, kind: "namespace", target } : undefined;
+    const specifier = specifierOf(namespace?.declarations?.[0]);
+    return target && !isModule(target) && specifier !== undefined
+      ? { expression: parent, kind: "namespace", target, specifier }
+      : undefined;
   }
   const symbol = checker.getSymbolAtLocation(identifier);
   const declaration = symbol && symbol.flags & ts.SymbolFlags.Alias ? symbol.declarations?.[0] : undefined;
@@ -190,7 +210,19 @@ function importedUse(identifier: ts.Identifier, checker: ts.TypeChecker): Import
     kind = (declaration.propertyName ?? declaration.name).text === "default" ? "default" : "named";
   else return undefined; // a namespace import itself (`ns(`), `import x = require()`, a local re-export
   const target = resolve(symbol, checker);
-  return target && !isModule(target) ? { expression: identifier, kind, target } : undefined;
+  const specifier = specifierOf(declaration);
+  return target && !isModule(target) && specifier !== undefined
+    ? { expression: identifier, kind, target, specifier }
+    : undefined;
+}
+
+/** The module specifier of the import declaration a binding belongs to. */
+function specifierOf(declaration: ts.Node | undefined): string | undefined {
+  for (let n = declaration; n; n = n.parent) {
+    if (ts.isImportDeclaration(n))
+      return ts.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text : undefined;
+  }
+  return undefined;
 }
 
 /** The symbol an alias finally names, or the symbol itself; undefined when it does not resolve. */

@@ -51,7 +51,7 @@ export function formatCorpus(result: CorpusResult): string[] {
   const { corpus, found, sampled, caps, session } = result;
   const lines = [
     `${corpus.name} (${corpus.role}): ${corpus.origin}`,
-    `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, IMPORT_KINDS, (h) => h.importKind)}; ${counts(found, HOLE_PATTERNS, (h) => h.pattern)}`,
+    `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, IMPORT_KINDS, (h) => h.importKind)}; ${counts(found, HOLE_PATTERNS, (h) => h.pattern)}; from another workspace package ${found.filter((h) => h.crossPackage).length}`,
     `  holes run ${sampled.length} (≤ ${caps.perKind} per import kind, ≤ ${caps.perFile} per file and kind, stable-hash order): ${counts(sampled, IMPORT_KINDS, (h) => h.importKind)}; ${counts(sampled, HOLE_PATTERNS, (h) => h.pattern)}`,
     row("", { off: "context off", on: "context on" }, "goal (on)"),
   ];
@@ -70,6 +70,12 @@ export function formatCorpus(result: CorpusResult): string[] {
         rowOf(`    ${KIND_LABELS[kind]} (${n})`, result, (f) => share(f.recall[scenario].byKind[kind])),
       );
     }
+    const across = sampled.filter((h) => h.crossPackage).length;
+    lines.push(
+      rowOf(`    of which from another workspace package (${across})`, result, (f) =>
+        share(f.recall[scenario].crossPackage),
+      ),
+    );
   }
   for (const scenario of SCENARIOS) {
     const { hits, total } = result.changed[scenario];

@@ -16,17 +16,20 @@ export interface SampleCaps {
 }
 
 /**
- * A stratified sample: for each import kind, holes in the order of their stable rank, at most `perFile` from one
- * file, until `perKind` are taken; returned sorted by file and position (the order they are run in). Strata keep
- * the rare kinds (default imports) in the sample instead of averaging them away.
+ * A stratified sample: for each import kind, and within it for imports from the same package and from another
+ * package of the workspace, holes in the order of their stable rank, at most `perFile` from one file, until
+ * `perKind` are taken; returned sorted by file and position (the order they are run in). Strata keep the rare
+ * kinds (default imports, imports across packages) in the sample instead of averaging them away.
  */
 export function sampleHoles(holes: readonly Hole[], caps: SampleCaps): Hole[] {
   const taken: Hole[] = [];
-  for (const kind of IMPORT_KINDS) {
+  for (const stratum of IMPORT_KINDS.flatMap((kind) =>
+    [false, true].map((crossPackage) => ({ kind, crossPackage })),
+  )) {
     const perFile = new Map<string, number>();
     let count = 0;
     const ranked = holes
-      .filter((hole) => hole.importKind === kind)
+      .filter((hole) => hole.importKind === stratum.kind && hole.crossPackage === stratum.crossPackage)
       .map((hole) => ({ hole, rank: stableRank(hole.id) }))
       .sort((a, b) => a.rank - b.rank || compareHoles(a.hole, b.hole));
     for (const { hole } of ranked) {

@@ -123,10 +123,14 @@ describe("context eval, its pure parts", () => {
     const once = sampleHoles(holes, { perKind: 2, perFile: 1 });
     expect(sampleHoles([...holes].reverse(), { perKind: 2, perFile: 1 })).toEqual(once);
     for (const kind of ["named", "namespace", "default"] as const) {
-      const ofKind = once.filter((h) => h.importKind === kind);
-      expect(ofKind.length).toBeLessThanOrEqual(2);
-      expect(new Set(ofKind.map((h) => h.file)).size).toBe(ofKind.length);
+      for (const crossPackage of [false, true]) {
+        const ofStratum = once.filter((h) => h.importKind === kind && h.crossPackage === crossPackage);
+        expect(ofStratum.length).toBeLessThanOrEqual(2);
+        expect(new Set(ofStratum.map((h) => h.file)).size).toBe(ofStratum.length);
+      }
     }
+    // Imports across packages are a stratum of their own: the sample keeps them however few they are.
+    expect(once.filter((h) => h.crossPackage).length).toBeGreaterThan(0);
     const files = Array.from({ length: 20 }, (_, i) => `f${String(i).padStart(2, "0")}.ts`);
     const tabs = chooseTabs(once[0]!, [...files, "a0.ts", "d0.ts", "i0.ts"]);
     expect(tabs).toEqual(chooseTabs(once[0]!, [...files, "a0.ts", "d0.ts", "i0.ts"].reverse()));
@@ -164,5 +168,6 @@ function syntheticHoles() {
     pattern: "call" as const,
     declarations: [{ file: "d0.ts", line: 0, text: "export function X() {" }],
     imports: ["i0.ts"],
+    crossPackage: i % 5 === 0,
   }));
 }
