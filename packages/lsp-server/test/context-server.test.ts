@@ -377,6 +377,24 @@ export function receipt(lines: number[]): string {
     expect(blocks[1]!.block).toBe(blocks[0]!.block);
   });
 
+  it("grows the block at its end for a newly typed import, so the prompt cache still holds its start", async () => {
+    const s = await workspaceSession({ logLevel: "debug" });
+    // A tab of similar code whose path sorts after src/item.ts: the first block holds a window of it.
+    await s.open(uri("src/zeta.ts"), `${filler.replaceAll(";", " + 1;")}\n`);
+    const file = uri("src/receipt.ts");
+    let at = await s.open(file, BODY);
+    let blocks: Array<{ block: string; chosen: string | undefined }>;
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["const "]));
+    const before = blocks[0]!.block;
+    expect(before).toMatch(/^\/\/ src\/zeta\.ts\n/);
+    ({ blocks } = await typeAndAsk(s, file, at, ["\n  return formatPrice("]));
+    expect(blocks.map((b) => b.chosen)).toEqual(["name"]);
+    expect(blocks[0]!.block.startsWith(before)).toBe(true);
+    const added = blocks[0]!.block.slice(before.length);
+    expect(added).toMatch(/^\/\/ src\/item\.ts\n/);
+    expect(added).toContain("export function formatPrice(");
+  });
+
   it("reads the imports again when they are edited, and chooses again only when what they bind changed", async () => {
     const s = await workspaceSession({ logLevel: "debug" });
     const file = uri("src/receipt.ts");

@@ -45,13 +45,19 @@ export interface AssembleOptions {
   readonly charsPerToken?: number;
   /** Put every snippet line in a comment instead of raw code. Default false (see the README's "Context"). */
   readonly commented?: boolean;
+  /**
+   * The snippets of the block this one extends, in their order: taken first and rendered first, byte for byte as
+   * before, the new ones after them, so that the prompt cache still holds the start of the block.
+   */
+  readonly keep?: readonly ContextSnippet[] | undefined;
 }
 
 /**
  * Choose and render the context block. Candidates are taken greedily in the order given while they fit the budget
  * (one that does not fit is skipped, a smaller later one may still go in; one overlapping an already chosen snippet
  * of the same file is skipped). The rendering does not depend on that order: files sorted by path, each file's
- * snippets by line, so the same choice always gives the same bytes — what the prompt cache needs.
+ * snippets by line, so the same choice always gives the same bytes — what the prompt cache needs. Snippets of a
+ * block this one extends (`keep`) come first, as they were, and a file may then get a second path line.
  *
  * Shape (DeepSeek-Coder's repository-level format: a comment naming the file, then its code):
  * ```
@@ -82,7 +88,8 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
       : text;
   let used = tail.length;
   const chosen: Array<{ snippet: ContextSnippet; text: string }> = [];
-  for (const snippet of options.candidates) {
+  const keep = options.keep ?? [];
+  for (const snippet of [...keep, ...options.candidates]) {
     if (snippet.text.trim() === "") continue;
     const sameFile = chosen.filter((c) => c.snippet.path === snippet.path);
     if (
@@ -97,12 +104,16 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
     chosen.push({ snippet, text });
   }
 
-  chosen.sort(
+  // Kept snippets stay where they were (they were taken first, so they lead `chosen`); the rest by path and line.
+  const kept = chosen.filter((c) => keep.includes(c.snippet)).length;
+  const added = chosen.slice(kept);
+  added.sort(
     (a, b) =>
       compare(a.snippet.path, b.snippet.path) ||
       a.snippet.startLine - b.snippet.startLine ||
       a.snippet.endLine - b.snippet.endLine,
   );
+  chosen.splice(kept, added.length, ...added);
   let text = "";
   for (let i = 0; i < chosen.length; i++) {
     const { snippet, text: body } = chosen[i]!;

@@ -170,7 +170,10 @@ export class RepositoryContext {
       return { block: state.block, ms: performance.now() - started, recomputed: false };
     }
 
-    const computing = this.#choose(doc, position, budgetTokens, settings)
+    // A name typed near the cursor only adds its declaration: the block grows at its end, and what the prompt
+    // cache holds of it stays valid.
+    const extend = reason === "name" ? state : undefined;
+    const computing = this.#choose(doc, position, budgetTokens, settings, extend)
       .then((next) => {
         this.#states.set(doc.uri, next);
         const ms = performance.now() - started;
@@ -322,16 +325,19 @@ export class RepositoryContext {
     return undefined;
   }
 
+  /** @param extend - the state whose block the new one extends (its snippets kept first, its region kept) */
   async #choose(
     doc: OpenDocument,
     position: Position,
     budget: number,
     settings: ContextSettings,
+    extend?: DocState,
   ): Promise<DocState> {
     const path = uriToPath(doc.uri);
     // Outside the workspace (or without one) there is no workspace-relative path to name.
     const currentPath = path === undefined ? undefined : this.workspace.relative(path);
-    const sources = new Set<string>();
+    // The files of kept snippets stay watched for changes.
+    const sources = new Set<string>(extend?.sources);
     const tried = new Set<string>();
     let imported = new Set<string>();
     let importsEnd = -1;
@@ -378,12 +384,13 @@ export class RepositoryContext {
       currentPath,
       candidates,
       budgetTokens: budget,
+      ...(extend ? { keep: extend.block.snippets } : {}),
     });
     return {
       block,
       budget,
       settingsKey: settingsKey(settings),
-      anchorLine: position.line,
+      anchorLine: extend?.anchorLine ?? position.line,
       sources,
       tried,
       imported,

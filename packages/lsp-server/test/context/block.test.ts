@@ -19,6 +19,43 @@ const FORMAT = snip("src/format.ts", 4, "export function formatPrice(cents: numb
 const TOTAL = snip("src/item.ts", 10, "export function total(items: Item[]): number {\n  …\n}");
 
 describe("assembleBlock", () => {
+  it("extends a block: its snippets first and unchanged, the new ones after them (a file may come twice)", () => {
+    const assemble = (candidates: ContextSnippet[], keep?: readonly ContextSnippet[]) =>
+      assembleBlock({
+        languageId: "typescript",
+        currentPath: "src/cart.ts",
+        candidates,
+        budgetTokens: 1000,
+        keep,
+      });
+    const before = assemble([ITEM]);
+    // The new choice, nearest first: it would sort format.ts before item.ts, and take ITEM again.
+    const after = assemble([FORMAT, TOTAL, { ...ITEM }], before.snippets);
+    expect(after.text.startsWith(before.text.slice(0, -before.pathLine.length))).toBe(true);
+    expect(after.snippets).toEqual([ITEM, FORMAT, TOTAL]);
+    expect(after.text).toBe(
+      [
+        "// src/item.ts",
+        "export interface Item {",
+        "  price: number;",
+        "}",
+        "// src/format.ts",
+        "export function formatPrice(cents: number): string {",
+        "  …",
+        "}",
+        "// src/item.ts",
+        "export function total(items: Item[]): number {",
+        "  …",
+        "}",
+        "// src/cart.ts",
+        "",
+      ].join("\n"),
+    );
+    // Without `keep`, the same choice renders sorted.
+    const fresh = assemble([FORMAT, TOTAL, ITEM]);
+    expect(fresh.text.startsWith("// src/format.ts\n")).toBe(true);
+  });
+
   it("renders files by path and snippets by line, whatever the order of the candidates, then the current path", () => {
     const a = assembleBlock({
       languageId: "typescript",
