@@ -363,13 +363,29 @@ export function receipt(lines: number[]): string {
     return { at, blocks };
   }
 
-  it("keeps the block byte-identical while typing in one region, and chooses again for a newly typed import", async () => {
+  it("keeps the block byte-identical while typing in one region, an imported name typed later already in it", async () => {
     const s = await workspaceSession({ logLevel: "debug" });
     const file = uri("src/receipt.ts");
     const start = await s.open(file, BODY);
     let { at, blocks } = await typeAndAsk(s, file, start, ["const ", "sum ", "= ", "lines.length; "]);
     expect(new Set(blocks.map((b) => b.block)).size).toBe(1);
     expect(blocks.map((b) => b.chosen)).toEqual(["first", undefined, undefined, undefined]);
+    // Imported but not used near the cursor: looked up ahead, with what the budget leaves.
+    expect(blocks[0]!.block).toContain("export function formatPrice(");
+    const first = blocks[0]!.block;
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["\n  return formatPrice(", "sum"]));
+    expect(blocks.map((b) => b.chosen)).toEqual([undefined, undefined]);
+    expect(blocks.map((b) => b.block)).toEqual([first, first]);
+  });
+
+  it("chooses again for a newly typed import whose declaration was not looked up ahead", async () => {
+    const s = await workspaceSession({ logLevel: "debug" });
+    const file = uri("src/receipt.ts");
+    // Eight imported names come first (they resolve to nothing): formatPrice is past the names looked up ahead.
+    const names = Array.from({ length: 8 }, (_, i) => `missing${i}`).join(", ");
+    let at = await s.open(file, `import { ${names} } from "./none.js";\n${BODY}`);
+    let blocks: Array<{ block: string; chosen: string | undefined }>;
+    ({ at, blocks } = await typeAndAsk(s, file, at, ["const "]));
     expect(blocks[0]!.block).not.toContain("formatPrice");
     ({ at, blocks } = await typeAndAsk(s, file, at, ["\n  return formatPrice(", "sum"]));
     expect(blocks.map((b) => b.chosen)).toEqual(["name", undefined]);
@@ -382,7 +398,8 @@ export function receipt(lines: number[]): string {
     // A tab of similar code whose path sorts after src/item.ts: the first block holds a window of it.
     await s.open(uri("src/zeta.ts"), `${filler.replaceAll(";", " + 1;")}\n`);
     const file = uri("src/receipt.ts");
-    let at = await s.open(file, BODY);
+    const names = Array.from({ length: 8 }, (_, i) => `missing${i}`).join(", ");
+    let at = await s.open(file, `import { ${names} } from "./none.js";\n${BODY}`);
     let blocks: Array<{ block: string; chosen: string | undefined }>;
     ({ at, blocks } = await typeAndAsk(s, file, at, ["const "]));
     const before = blocks[0]!.block;
@@ -407,8 +424,9 @@ export function receipt(lines: number[]): string {
     expect(blocks.map((b) => b.chosen)).toEqual([undefined]);
     await s.type(file, { line: 0, character: 21 }, ", TAX_RATE");
     ({ at, blocks } = await typeAndAsk(s, file, at, ["= ", "TAX_RATE;"]));
-    expect(blocks.map((b) => b.chosen)).toEqual(["imports", "name"]);
-    expect(blocks[1]!.block).toContain("export const TAX_RATE = 0.2;");
+    // The new choice looked TAX_RATE up ahead: typing it needs none.
+    expect(blocks.map((b) => b.chosen)).toEqual(["imports", undefined]);
+    expect(blocks[0]!.block).toContain("export const TAX_RATE = 0.2;");
   });
 
   it("chooses again when a file the block came from is edited in its tab", async () => {

@@ -49,6 +49,14 @@ const IMPORT_MARGIN_LINES = 30;
 const IMPORT_EDIT_LINES = 10;
 /** References looked up at most per choice, nearest first: more declarations would not fit the budget anyway. */
 const MAX_REFERENCES = 24;
+/**
+ * The file's other imported names looked up after those used near the cursor, at most: their declarations fill
+ * what the budget leaves, so that a name typed later is most often in the block already (no new choice, and no
+ * prompt-cache miss of the whole window after a changed block).
+ */
+const MAX_AHEAD = 8;
+/** The distance given to the names looked up ahead: after every reference near the cursor. */
+const AHEAD_DISTANCE = REFERENCE_LINES + 1;
 /** Similar-code snippets at most, per file at most, and the least Jaccard similarity worth sending. */
 const SIMILAR_MAX = 3;
 const SIMILAR_PER_FILE = 2;
@@ -339,6 +347,8 @@ export class RepositoryContext {
     // The files of kept snippets stay watched for changes.
     const sources = new Set<string>(extend?.sources);
     const tried = new Set<string>();
+    let ahead: Reference[] = [];
+    let declaredAhead = new Map<string, FoundDeclaration>();
     let imported = new Set<string>();
     let importsEnd = -1;
     const candidates: ContextSnippet[] = [];
@@ -354,13 +364,21 @@ export class RepositoryContext {
       const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
       const references = support.references(lines, preceding);
       for (const ref of references) tried.add(referenceKey(ref));
+      const near = new Set(references.map((ref) => ref.name));
+      ahead = [...imported]
+        .filter((name) => !near.has(name) && !name.includes("."))
+        .slice(0, MAX_AHEAD)
+        .map((name) => ({ name, distance: AHEAD_DISTANCE }));
       const env = await this.#env.for(path);
       const found: FoundDeclaration[] = await findDeclarations(
         support,
         current,
-        references.slice(0, MAX_REFERENCES),
+        [...references.slice(0, MAX_REFERENCES), ...ahead],
         this.#host(sources),
         env,
+      );
+      declaredAhead = new Map(
+        found.filter((f) => f.reference.distance === AHEAD_DISTANCE).map((f) => [f.reference.name, f]),
       );
       found.push(...(await this.#openDeclarations(doc, support, references, imported, found, sources)));
       // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order).
@@ -386,6 +404,15 @@ export class RepositoryContext {
       budgetTokens: budget,
       ...(extend ? { keep: extend.block.snippets } : {}),
     });
+    // An imported name looked up ahead counts as tried when its declaration made it into the block, or when it has
+    // none to find; one that did not fit is looked up again once it is typed (it is then near, and goes first).
+    const inBlock = new Set(block.snippets.map((s) => `${s.path}\0${s.startLine}`));
+    for (const ref of ahead) {
+      const found = declaredAhead.get(ref.name);
+      const rel = found && this.workspace.relative(found.path);
+      if (!found || (rel !== undefined && inBlock.has(`${rel}\0${found.declaration.startLine}`)))
+        tried.add(referenceKey(ref));
+    }
     return {
       block,
       budget,
