@@ -52,7 +52,7 @@ export function formatCorpus(result: CorpusResult): string[] {
   const lines = [
     `${corpus.name} (${corpus.role}): ${corpus.origin}`,
     `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, IMPORT_KINDS, (h) => h.importKind)}; ${counts(found, HOLE_PATTERNS, (h) => h.pattern)}; from another workspace package ${found.filter((h) => h.crossPackage).length}`,
-    `  holes run ${sampled.length} (≤ ${caps.perKind} per import kind, ≤ ${caps.perFile} per file and kind, stable-hash order): ${counts(sampled, IMPORT_KINDS, (h) => h.importKind)}; ${counts(sampled, HOLE_PATTERNS, (h) => h.pattern)}`,
+    `  holes run ${sampled.length} (≤ ${caps.perKind} per stratum: import kind × same or other package; ≤ ${caps.perFile} per file and stratum; stable-hash order): ${counts(sampled, IMPORT_KINDS, (h) => h.importKind)}; ${counts(sampled, HOLE_PATTERNS, (h) => h.pattern)}`,
     row("", { off: "context off", on: "context on" }, "goal (on)"),
   ];
   for (const scenario of SCENARIOS) {
