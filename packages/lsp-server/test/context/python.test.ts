@@ -93,7 +93,39 @@ describe("python outline", () => {
       "variable a 34-34@34 +",
       "variable b 34-34@34 +",
       "type Alias 35-35@35 +",
+      // Names a conditional block binds are the module's too.
+      "variable inner 37-37@37 +",
+      "variable other 39-39@39 +",
       "function fetch 40-40@40 +",
+    ]);
+  });
+
+  it("declares what conditional blocks define, not what a __main__ block does", () => {
+    const text = [
+      "try:",
+      "    from ujson import dumps",
+      "except ImportError:",
+      "    def dumps(value, indent=None):",
+      '        """Fallback."""',
+      "        return str(value)",
+      "if sys.version_info >= (3, 11):",
+      "    import tomllib as toml",
+      "else:",
+      "    TOML_OK = False",
+      "with suppress(Exception):",
+      "    class Cache:",
+      "        size = 3",
+      'if __name__ == "__main__":',
+      "    def main():",
+      "        pass",
+      "    args = parse()",
+      "",
+    ].join("\n");
+    expect(summary(parsePython(text).outline.declarations)).toEqual([
+      "function dumps 3-5@3 +",
+      "variable TOML_OK 9-9@9 +",
+      "class Cache 11-12@11 +",
+      "  field size 12-12@12 +",
     ]);
   });
 

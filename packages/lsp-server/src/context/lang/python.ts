@@ -180,7 +180,12 @@ const STATEMENT_KEYWORDS = new Set(
   ),
 );
 
-/** Python items of a block of logical lines at one indentation (the module, a class body). */
+/** Compound statements whose body declares at the level they stand at. */
+const CONDITIONAL_BLOCKS = new Set(["if", "elif", "else", "try", "except", "finally", "with"]);
+/** Conditional blocks looked into, nested, at most. */
+const MAX_CONDITIONAL_DEPTH = 3;
+
+/** Python items of a block of logical lines at one indentation (the module, a class body, a conditional's body). */
 function block(
   source: SourceText,
   lines: Logical[],
@@ -234,7 +239,18 @@ function block(
       continue;
     }
     // Assignments: NAME = …, NAME: T = …, a, b = …, type X = …
-    if (STATEMENT_KEYWORDS.has(lx.ident() ?? "")) {
+    const keyword = lx.ident() ?? "";
+    if (STATEMENT_KEYWORDS.has(keyword)) {
+      // What a conditional block defines is declared where it stands: `try: … except ImportError: def f(…)`,
+      // `if sys.version_info >= …:`, `if TYPE_CHECKING:`. Not the script part under `if __name__ == "__main__":`.
+      if (
+        CONDITIONAL_BLOCKS.has(keyword) &&
+        bodyEnd > k + 1 &&
+        depth < MAX_CONDITIONAL_DEPTH &&
+        !/^if\s+__name__\b/.test(source.code.slice(statement.start, statement.end))
+      ) {
+        items.push(...block(source, lines, k + 1, bodyEnd, inClass, depth + 1).items);
+      }
       k = bodyEnd - 1;
       continue;
     }
