@@ -404,13 +404,14 @@ export class RepositoryContext {
       budgetTokens: budget,
       ...(extend ? { keep: extend.block.snippets } : {}),
     });
-    // An imported name looked up ahead counts as tried when its declaration made it into the block, or when it has
-    // none to find; one that did not fit is looked up again once it is typed (it is then near, and goes first).
+    // An imported name looked up ahead counts as tried only when its declaration made it into the block. One that
+    // did not fit, or was not found (a package outside the workspace, or the lookup's file budget spent on the
+    // nearer names), is looked up again once it is typed: it is then near, and goes first.
     const inBlock = new Set(block.snippets.map((s) => `${s.path}\0${s.startLine}`));
     for (const ref of ahead) {
       const found = declaredAhead.get(ref.name);
       const rel = found && this.workspace.relative(found.path);
-      if (!found || (rel !== undefined && inBlock.has(`${rel}\0${found.declaration.startLine}`)))
+      if (found && rel !== undefined && inBlock.has(`${rel}\0${found.declaration.startLine}`))
         tried.add(referenceKey(ref));
     }
     return {
