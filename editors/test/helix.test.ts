@@ -285,7 +285,8 @@ async function completeAndSave(
     await waitUntil(
       "the file to be written",
       async () => {
-        saved = await readFile(file, "utf8");
+        // Helix writes through a temporary file and renames it over the original, so for a moment there is none.
+        saved = await readFile(file, "utf8").catch(() => "");
         return saved === expected ? true : undefined;
       },
       { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
