@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import type { Position } from "vscode-languageserver";
-import type { OpenDocument } from "../documents.js";
-import type { Logger } from "../logger.js";
-import type { ContextSettings } from "../settings.js";
+import type { OpenDocument } from "../documents/documents.js";
+import type { Logger } from "../log/logger.js";
+import type { ContextSettings } from "../settings/settings.js";
 import { assembleBlock, type ContextBlock, type ContextSnippet, EMPTY_BLOCK } from "./block.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { supportFor } from "./lang/index.js";

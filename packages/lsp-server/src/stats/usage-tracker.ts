@@ -13,10 +13,10 @@ import {
   type UsageTotals,
   usageFile,
 } from "@infill/core/usage";
-import type { UpstreamEnd } from "../engine.js";
-import { describeFailure } from "../health.js";
-import type { Logger } from "../logger.js";
-import { codePoints, type Suggestion } from "../type-through.js";
+import type { UpstreamEnd } from "../completion/engine.js";
+import { codePoints, type Suggestion } from "../completion/type-through.js";
+import type { Logger } from "../log/logger.js";
+import { describeFailure } from "../upstream/health.js";
 import { LatencyWindow } from "./latency-window.js";
 import type { Figures, Status } from "./status-schema.js";
 import { shownDelta, takenDelta, upstreamDelta } from "./usage-delta.js";
