@@ -1,7 +1,7 @@
 import { basename, dirname, join, relative, sep } from "node:path";
+import type { Workspace } from "../workspace/workspace.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
 import type { ResolveEnv } from "./types.js";
-import type { Workspace } from "./workspace.js";
 import {
   lernaPackages,
   manifestWorkspaces,

@@ -1,4 +1,8 @@
-import type { LogLevel } from "../settings/settings.js";
+/** Log verbosities, from quietest to loudest (the `logLevel` setting takes these). */
+export const LOG_LEVELS = ["off", "error", "warn", "info", "debug"] as const;
+
+/** Log verbosity. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Levels from quietest to loudest, as `window/logMessage` ranks them. */
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };

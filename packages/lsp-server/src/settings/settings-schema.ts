@@ -1,6 +1,7 @@
 // zod's "mini" build: the same validation without the method-chaining API, and less to evaluate. This module is
-// loaded after `initialize` has been answered (see connection.ts), so validation costs nothing at start-up.
+// loaded after `initialize` has been answered (see settings-store.ts), so validation costs nothing at start-up.
 import * as z from "zod/mini";
+import { LOG_LEVELS } from "../log/logger.js";
 import { describeIssue } from "./issue-message.js";
 
 /** Where completions come from: `sim` (the embedded simulator) and the providers of `@infill/core`. */
@@ -56,7 +57,7 @@ export const FIELDS = {
   /** Upper bound of one upstream request, in ms. Default 10000. */
   timeoutMs: z.int().check(z.gte(100), z.lte(600_000)),
   /** Verbosity of `window/logMessage`. Default `warn`. */
-  logLevel: z.enum(["off", "error", "warn", "info", "debug"]),
+  logLevel: z.enum(LOG_LEVELS),
   /** Send a `$/infill/metrics` notification after each answered completion (latency, usage). Default false. */
   metrics: z.boolean(),
   /**

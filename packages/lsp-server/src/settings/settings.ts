@@ -23,8 +23,6 @@ type ProviderDefaulted = "model" | "baseUrl" | "apiKeyEnv";
 export type ContextSettings = {
   [K in keyof z.infer<(typeof FIELDS)["context"]>]-?: NonNullable<z.infer<(typeof FIELDS)["context"]>[K]>;
 };
-/** Log verbosity. */
-export type LogLevel = Settings["logLevel"];
 
 /** Built-in defaults, with the environment's `INFILL_MODEL` and `INFILL_BASE_URL` taken into account. */
 export function defaultSettings(env: NodeJS.ProcessEnv): Settings {

@@ -1,4 +1,10 @@
-import type { FailureKind } from "./health.js";
+import type { FailureKind as ClientFailureKind } from "@infill/core/failure";
+
+/**
+ * The kinds of upstream trouble the server acts on: those of `@infill/core/failure`, and `no-key` (the provider
+ * takes a key and none is set), which the server knows before any request.
+ */
+export type FailureKind = ClientFailureKind | "no-key";
 
 /** How a kind of upstream failure holds later requests back. */
 export type HoldPolicy =
@@ -28,14 +34,17 @@ const OUTAGE: FailurePolicy = {
 
 /**
  * The policy table. Only failures that are certainly configuration block for good: no key, a rejected key, an
- * unknown model, a base URL that serves no FIM, options the HTTP client refuses. A 400 or 422 may belong to one
- * request (its text, its position), so it backs off like an outage instead of ending completion for the day. An
- * empty balance is rechecked after 30 s, then less and less often (the user may top up any time).
+ * unknown model, a model or base URL that cannot fill in the middle, options the HTTP client refuses. A 400 or 422
+ * may belong to one request (its text, its position), so it backs off like an outage instead of ending completion
+ * for the day. An empty balance is rechecked after 30 s, then less and less often (the user may top up any time).
  */
 export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
   "no-key": UNTIL_SETTINGS,
   auth: UNTIL_SETTINGS,
-  rejected: UNTIL_SETTINGS,
+  "model-not-found": UNTIL_SETTINGS,
+  "fim-unsupported": UNTIL_SETTINGS,
+  "no-endpoint": UNTIL_SETTINGS,
+  "invalid-request": UNTIL_SETTINGS,
   balance: { hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 }, invokedTries: true },
   "rate-limit": {
     hold: { until: "backoff", baseMs: 1_000, capMs: 60_000, retryAfter: true },
@@ -43,9 +52,18 @@ export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
   },
   unavailable: OUTAGE,
   "bad-request": OUTAGE,
-  // Ollama's model is not pulled yet: the user pulls it, and completions resume by themselves.
-  model: OUTAGE,
 };
+
+/** Where a provider's own setup differs from the table. */
+const PROVIDER_POLICIES: Readonly<Record<string, Partial<Record<FailureKind, FailurePolicy>>>> = {
+  // Ollama's model is not pulled yet: the user pulls it, and completions resume by themselves.
+  ollama: { "model-not-found": OUTAGE },
+};
+
+/** The policy for a kind of failure of `provider`. */
+export function policyFor(kind: FailureKind, provider: string): FailurePolicy {
+  return PROVIDER_POLICIES[provider]?.[kind] ?? FAILURE_POLICIES[kind];
+}
 
 /**
  * How long requests are held back after a failure, in ms (`Infinity`: until the settings change).

@@ -1,5 +1,7 @@
 import type { FimRequest } from "@infill/core";
-import { describeFailure, type FailureSubject, missingKeyNotice } from "./health.js";
+import { classify } from "@infill/core/failure";
+import { type FailureSubject, missingKeyNotice, noticeFor } from "./failure-notice.js";
+import type { FailureKind } from "./failure-policy.js";
 import type { ClosableUpstream } from "./upstreams.js";
 
 /** The answer to `infill/probe`: which provider the server uses, where, and whether a tiny request succeeds. */
@@ -18,6 +20,10 @@ export interface ProbeResult {
   latencyMs: number | null;
   /** What went wrong and what to do, when not ok; the key is never in it. */
   error: string | null;
+  /** What kind of failure it was, when not ok (`auth`, `no-key`, `unavailable`…; see failure-policy.ts). */
+  kind: FailureKind | null;
+  /** The environment variable the key comes from, when the provider takes one. */
+  apiKeyEnv: string | null;
 }
 
 /** The tiny request: one token after a line any code model completes. Costs next to nothing on a paid API. */
@@ -48,8 +54,13 @@ export async function probe(
     ok: false,
     latencyMs: null,
     error: null,
+    kind: null,
+    apiKeyEnv: subject.apiKeyEnv ?? null,
   };
-  if (upstream === undefined) return { ...result, error: missingKeyNotice(subject).message };
+  if (upstream === undefined) {
+    const notice = missingKeyNotice(subject);
+    return { ...result, error: notice.message, kind: notice.kind };
+  }
   const started = performance.now();
   try {
     const target = await upstream.target();
@@ -58,8 +69,14 @@ export async function probe(
     await upstream.complete(PROBE_REQUEST, { signal: new AbortController().signal });
     return { ...result, ok: true, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
-    const notice = describeFailure(error, { ...subject, model: result.model ?? undefined });
+    const failure = classify(error);
+    const notice = failure && noticeFor(failure, { ...subject, model: result.model ?? undefined });
     const text = notice?.message ?? (error instanceof Error ? error.message : String(error));
-    return { ...result, latencyMs: Math.round(performance.now() - started), error: text };
+    return {
+      ...result,
+      latencyMs: Math.round(performance.now() - started),
+      error: text,
+      kind: notice?.kind ?? null,
+    };
   }
 }

@@ -1,5 +1,5 @@
 import type { FimRequest, ProviderClientOptions } from "@infill/core";
-import type { Upstream } from "../completion/engine.js";
+import type { Upstream } from "./upstream.js";
 
 /** Where an upstream sends its requests, once its client exists: for `:checkhealth` and the probe. */
 export interface UpstreamTarget {

@@ -1,10 +1,12 @@
 import type { FimChunk, FimRequest } from "@infill/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CompletionEngine, type ContextSource, type Upstream } from "../../src/completion/engine.js";
+import { CompletionEngine } from "../../src/completion/engine.js";
 import { EMPTY_BLOCK } from "../../src/context/block.js";
+import type { ContextSource } from "../../src/context/context-loader.js";
 import { Documents } from "../../src/documents/documents.js";
 import { defaultSettings, type Settings } from "../../src/settings/settings.js";
 import { UpstreamHealth } from "../../src/upstream/health.js";
+import type { Upstream } from "../../src/upstream/upstream.js";
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 

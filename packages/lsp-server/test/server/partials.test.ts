@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  PARTIAL_NOTIFICATION,
-  partialFeed,
-  partialResultToken,
-} from "../../src/completion/partial-results.js";
+import { partialFeed } from "../../src/completion/partial-feed.js";
 import type { PostProcessContext } from "../../src/completion/postprocess.js";
+import { PARTIAL_NOTIFICATION, partialResultToken } from "../../src/protocol/partial-results.js";
 import { ADD_TS, CancellationTokenSource, type Session, sessions } from "../support/session.js";
 
 const start = sessions();

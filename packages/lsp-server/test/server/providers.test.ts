@@ -2,7 +2,7 @@
 import { inspect } from "node:util";
 import type { DialectName } from "@infill/sim";
 import { describe, expect, it } from "vitest";
-import type { ProbeResult } from "../../src/upstream/probe.js";
+import type { ProbeAnswer } from "../../src/upstream/provider-session.js";
 import { ADD_TS, type Session, type SessionOptions, sessions } from "../support/session.js";
 
 const start = sessions();
@@ -162,7 +162,7 @@ describe("usage", () => {
 });
 
 describe("infill/probe", () => {
-  const probe = (s: Session) => s.client.sendRequest("infill/probe", {}) as Promise<ProbeResult>;
+  const probe = (s: Session) => s.client.sendRequest("infill/probe", {}) as Promise<ProbeAnswer>;
 
   it("names the provider, its base URL and model, and says a tiny request succeeded", async () => {
     const s = await withProvider("ollama", "ollama");
@@ -175,6 +175,9 @@ describe("infill/probe", () => {
       ok: true,
       latencyMs: expect.any(Number),
       error: null,
+      kind: null,
+      apiKeyEnv: null,
+      lastFailure: null,
     });
     expect(s.sim.requests[0]?.body).toMatchObject({
       prompt: "def add(a, b):\n    return ",
@@ -185,7 +188,12 @@ describe("infill/probe", () => {
   it("says what is wrong and what to do when it fails", async () => {
     const s = await withProvider("ollama", "ollama", { model: "mistral" });
     const failed = await probe(s);
-    expect(failed).toMatchObject({ ok: false, model: "mistral", baseUrl: s.sim.url });
+    expect(failed).toMatchObject({
+      ok: false,
+      model: "mistral",
+      baseUrl: s.sim.url,
+      kind: "model-not-found",
+    });
     expect(failed.error).toContain("Run `ollama pull mistral`");
   });
 
@@ -200,7 +208,13 @@ describe("infill/probe", () => {
     await s.until(() => shown(s).length > 0, "the outage notice");
     expect((await ask(s, "file:///outage-2.ts")).items).toEqual([]);
     expect(s.sim.requests).toHaveLength(2);
-    expect((await probe(s)).ok).toBe(true);
+    const probed = await probe(s);
+    expect(probed.ok).toBe(true);
+    // The failure that held completions back, as data for :checkhealth's hint.
+    expect(probed.lastFailure).toMatchObject({
+      kind: "unavailable",
+      message: expect.stringContaining("503"),
+    });
     expect((await ask(s, "file:///outage-3.ts")).items[0]?.insertText).toBe("return a + b;");
   });
 
@@ -220,5 +234,28 @@ describe("infill/probe", () => {
       ok: true,
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/beta$/),
     });
+  });
+});
+
+describe("infill/providers", () => {
+  it("lists the providers the server knows, with their defaults and key variables", async () => {
+    const s = await withProvider("ollama", "ollama");
+    const { providers } = (await s.client.sendRequest("infill/providers", {})) as {
+      providers: Array<{ name: string; apiKeyEnv: string | null; local: boolean; baseUrl: string | null }>;
+    };
+    expect(providers.map((p) => p.name)).toEqual([
+      "sim",
+      "deepseek",
+      "openai-compatible",
+      "ollama",
+      "llamacpp",
+      "codestral",
+    ]);
+    expect(providers.find((p) => p.name === "deepseek")).toMatchObject({
+      apiKeyEnv: "DEEPSEEK_API_KEY",
+      local: false,
+      baseUrl: "https://api.deepseek.com/beta",
+    });
+    expect(providers.find((p) => p.name === "ollama")).toMatchObject({ apiKeyEnv: null, local: true });
   });
 });

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readUsageLog } from "@infill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { UpstreamEnd } from "../../src/completion/engine.js";
 import type { Suggestion } from "../../src/completion/type-through.js";
 import type { Logger } from "../../src/log/logger.js";
 import { StatusSchema } from "../../src/stats/status-schema.js";
 import { type UsageSettings, UsageTracker } from "../../src/stats/usage-tracker.js";
-import { workspaceOf } from "../../src/stats/workspace-scope.js";
+import type { UpstreamEnd } from "../../src/upstream/upstream.js";
+import { Workspace } from "../../src/workspace/workspace.js";
 import { USAGE, USAGE_FLASH_COST } from "../support/usage-report.js";
 
 const usage = USAGE;
@@ -37,12 +37,15 @@ const log: Logger = {
   debug: () => {},
 };
 
+const folders = new Workspace();
+folders.set([{ uri: "file:///ws/a" }, { uri: "file:///ws/b" }]);
+
 /** A tracker writing to `dir`/usage, or with no log folder at all (`null`). */
 function tracker(folder: string | null = join(dir, "usage")): UsageTracker {
   const directory = folder ?? undefined;
   const t = new UsageTracker({
     settings: () => settings,
-    workspaceOf: (uri) => workspaceOf([{ uri: "file:///ws/a" }, { uri: "file:///ws/b" }], uri),
+    workspaceOf: (uri) => folders.scopeOf(uri),
     directory,
     serverVersion: "1.2.3",
     log,
@@ -281,16 +284,5 @@ describe("UsageTracker: the usage log", () => {
     expect(t.status().log.error).toBeNull();
     expect((await readUsageLog(logFile())).records.map((r) => r.requests)).toEqual([2]);
     expect(readFileSync(logFile(), "utf8")).not.toContain("file:///");
-  });
-});
-
-describe("workspaceOf", () => {
-  it.each([
-    ["file:///ws/a/src/x.ts", "file:///ws/a"],
-    ["file:///ws/a/inner/x.ts", "file:///ws/a/inner"],
-    ["file:///ws/ab/x.ts", undefined],
-    ["untitled:Untitled-1", undefined],
-  ])("%s → %s", (uri, folder) => {
-    expect(workspaceOf([{ uri: "file:///ws/a" }, { uri: "file:///ws/a/inner" }], uri)).toBe(folder);
   });
 });

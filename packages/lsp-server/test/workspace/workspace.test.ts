@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contains, initialFolders, pathToUri, uriToPath, Workspace } from "../../src/context/workspace.js";
+import { contains, initialFolders, pathToUri, uriToPath, Workspace } from "../../src/workspace/workspace.js";
 
 describe("uriToPath", () => {
   it.each([
@@ -62,6 +62,29 @@ describe("Workspace", () => {
       ["/b", "b"],
       ["/c", "c"],
     ]);
+  });
+});
+
+describe("Workspace.scopeOf", () => {
+  const workspace = new Workspace();
+  workspace.set([{ uri: "file:///ws/a" }, { uri: "file:///ws/a/inner" }]);
+  it.each([
+    ["file:///ws/a/src/x.ts", "file:///ws/a"],
+    ["file:///ws/a/inner/x.ts", "file:///ws/a/inner"],
+    ["file:///ws/ab/x.ts", undefined],
+    ["untitled:Untitled-1", undefined],
+  ])("%s → %s", (uri, folder) => {
+    expect(workspace.scopeOf(uri)).toBe(folder);
+  });
+
+  it("tells its listeners after each change", () => {
+    const changes: number[] = [];
+    const stop = workspace.onDidChange(() => changes.push(workspace.folders.length));
+    workspace.change([{ uri: "file:///ws/b" }], []);
+    workspace.change([], [{ uri: "file:///ws/a" }]);
+    stop();
+    workspace.change([{ uri: "file:///ws/c" }], []);
+    expect(changes).toEqual([3, 2]);
   });
 });
 

@@ -12,6 +12,8 @@ export interface Folder {
   /** Absolute path, without a trailing separator. */
   readonly path: string;
   readonly name: string;
+  /** The folder's URI as the client gave it (usage figures are kept per folder under this name). */
+  readonly uri: string;
 }
 
 /** What `initialize` says about the workspace. */
@@ -55,11 +57,19 @@ function trimSeparator(path: string): string {
 }
 
 /**
- * The workspace folders: the only places files are read from, and what paths in prompts are relative to. Set from
- * `initialize` (`workspaceFolders`, else `rootUri`) and changed by `workspace/didChangeWorkspaceFolders`.
+ * The workspace folders, and their one owner: the only places files are read from, what paths in prompts are
+ * relative to, and what usage is counted per. Set from `initialize` (`workspaceFolders`, else `rootUri`) and changed
+ * by `workspace/didChangeWorkspaceFolders`.
  */
 export class Workspace {
   #folders: Folder[] = [];
+  readonly #listeners = new Set<() => void>();
+
+  /** Call `listener` after each change of the folders; returns a function that stops it. */
+  onDidChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   /** The folders, innermost first when they nest. */
   get folders(): readonly Folder[] {
@@ -79,15 +89,26 @@ export class Workspace {
     for (const folder of added) {
       const path = uriToPath(folder.uri);
       if (path === undefined || next.some((known) => known.path === path)) continue;
-      next.push({ path, name: folder.name || path.slice(path.lastIndexOf(sep) + 1) || path });
+      const name = folder.name || path.slice(path.lastIndexOf(sep) + 1) || path;
+      next.push({ path, name, uri: folder.uri });
     }
     // Innermost first: a path inside nested folders belongs to the deepest one.
     this.#folders = next.sort((a, b) => b.path.length - a.path.length);
+    for (const listener of this.#listeners) listener();
   }
 
   /** The folder holding an absolute path (the innermost one), or undefined when it is outside them all. */
   folderOf(path: string): Folder | undefined {
     return this.#folders.find((folder) => contains(folder.path, path));
+  }
+
+  /**
+   * The URI (as the client gave it) of the folder a document belongs to: the innermost one holding it; undefined
+   * for a document outside every folder or not on disk.
+   */
+  scopeOf(uri: string): string | undefined {
+    const path = uriToPath(uri);
+    return path === undefined ? undefined : this.folderOf(path)?.uri;
   }
 
   /**
