@@ -103,6 +103,11 @@ export interface Sim {
   requests: SimRequest[];
   /** The most requests to the completion endpoint that were being answered at the same time, so far. */
   readonly peakConcurrency: number;
+  /**
+   * TCP connections accepted so far (with `connectDelayMs`, counted when accepted, before the delay): whether a
+   * client opened its connection ahead of its first request, and how many it keeps.
+   */
+  readonly connectionsAccepted: number;
   /** Queues more faults, after those already queued. Throws a TypeError for a malformed fault. */
   inject(...faults: Fault[]): void;
   /** Stops listening, ends every open connection (idle keep-alive ones too) and all timers. */
@@ -531,6 +536,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const connectDelayMs = milliseconds("connectDelayMs", options.connectDelayMs, 0);
   const delayed = connectDelayMs > 0 ? delayedConnections(server, connectDelayMs) : undefined;
   const listener = delayed ?? server;
+  let connectionsAccepted = 0;
+  listener.on("connection", () => connectionsAccepted++);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -547,6 +554,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     requests: simulator.requests,
     get peakConcurrency() {
       return simulator.peak;
+    },
+    get connectionsAccepted() {
+      return connectionsAccepted;
     },
     inject: (...faults) => simulator.faults.push(...faults),
     close: () => {

@@ -210,6 +210,11 @@ export class CompletionEngine {
     if (doc.version !== version) return slot.resolve(none("stale"));
 
     // The cap on requests in flight: a request superseded or cancelled while it waits never goes upstream.
+    const load = this.#pacing.load;
+    if (load.inFlight >= this.options.settings().maxConcurrent)
+      this.options.log.debug(
+        `waiting for an upstream slot: ${load.inFlight} in flight, ${load.waiting} waiting`,
+      );
     let release = await this.#pacing.enter(slot.promise);
     if (!release) return;
     // Meanwhile a request of the other kind for the same place may have gone upstream: follow it, without holding a

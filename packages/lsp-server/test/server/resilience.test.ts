@@ -25,12 +25,13 @@ describe("an invoked request always gets a real try", () => {
   });
 
   it("skips the debounce", async () => {
-    const s = await start({ initializationOptions: { debounceMs: 5000 } });
+    const s = await start({ initializationOptions: { debounceMs: 5000, metrics: true } });
     const uri = "file:///now.ts";
     const at = await s.open(uri, ADD_TS);
-    const t0 = performance.now();
     expect((await s.inline(uri, at, undefined, "invoked")).items).toHaveLength(1);
-    expect(performance.now() - t0).toBeLessThan(5000);
+    // The server's own account of its wait: none.
+    await s.until(() => s.messages("$/infill/metrics").length > 0, "metrics");
+    expect(s.messages("$/infill/metrics")[0]?.params).toMatchObject({ debounceMs: 0 });
   });
 
   it("is held back without a key, and after the key was rejected", async () => {
@@ -148,8 +149,13 @@ describe("a global cap on concurrent upstream requests", () => {
   it("serves the newest waiting request first; one superseded or cancelled while waiting never goes", async () => {
     const s = await start({
       sim: { latencyMs: 1_500 },
-      initializationOptions: { debounceMs: 0, maxConcurrent: 1 },
+      initializationOptions: { debounceMs: 0, maxConcurrent: 1, logLevel: "debug" },
     });
+    const queued = () =>
+      s
+        .messages("window/logMessage")
+        .filter((m) => (m.params as { message: string }).message.includes("waiting for an upstream slot"))
+        .length;
     const open = async (name: string) => {
       const uri = `file:///${name}.ts`;
       return { uri, at: await s.open(uri, ADD_TS.replace("sub", name)) };
@@ -161,8 +167,8 @@ describe("a global cap on concurrent upstream requests", () => {
     const token = new CancellationTokenSource();
     const cancelled = s.inline(c!.uri, c!.at, token);
     const waiting = s.inline(d!.uri, d!.at);
-    // Give the three time to reach the queue, well before the first answer frees the slot.
-    await pause(500);
+    // The three reach the queue, well before the first answer (1.5 s) frees the slot.
+    await s.until(() => queued() === 3, "three requests waiting for the slot");
     const typed = await s.type(b!.uri, b!.at, "r");
     const newest = s.inline(b!.uri, typed);
     token.cancel();
@@ -224,7 +230,8 @@ describe("the adaptive debounce", () => {
   // on a machine shared with other test runs, the wiring through the server.
   it("learns the cadence through the server: the wait drops below debounceMs, bursts cost fewer requests than keys", async () => {
     const s = await start({
-      initializationOptions: { debounceMs: 100, metrics: true, context: { enabled: false } },
+      // An upper bound far above the typing's gaps, even on a loaded machine: every gap counts as cadence.
+      initializationOptions: { debounceMs: 1_000, metrics: true, context: { enabled: false } },
     });
     const uri = "file:///cadence.ts";
     await s.open(uri, "\n\n\n\n\n");
@@ -240,13 +247,14 @@ describe("the adaptive debounce", () => {
       await Promise.all(pending);
       await pause(200);
     }
-    expect(s.sim.requests.length).toBeLessThan(words.join("").length / 2);
+    // Until five gaps are known the wait is the upper bound: the first word's first keys are superseded.
+    expect(s.sim.requests.length).toBeLessThan(words.join("").length);
     const waits = s
       .messages("$/infill/metrics")
       .map((m) => (m.params as { debounceMs: number | null }).debounceMs)
       .filter((wait) => wait !== null);
-    expect(waits.at(-1)).toBeGreaterThanOrEqual(35);
-    expect(waits.at(-1)).toBeLessThan(100);
+    expect(waits.at(-1)).toBeGreaterThanOrEqual(20);
+    expect(waits.at(-1)).toBeLessThan(1_000);
   });
 
   it("waits debounceMs when told not to adapt", async () => {
@@ -274,15 +282,19 @@ describe("a warm connection", () => {
       sim: { connectDelayMs: SET_UP_MS },
       initializationOptions: { debounceMs: 0, preconnect: false },
     });
-    // The user opens a file and starts typing a moment after the editor started the server.
-    await pause(SET_UP_MS + 400);
+    // Right after initialize, before any completion, the warm server has opened its connection.
+    await warm.until(() => warm.sim.connectionsAccepted === 1, "the connection opened ahead");
+    expect(cold.sim.connectionsAccepted).toBe(0);
     const time = async (s: Session) => {
       const at = await s.open("file:///first.ts", ADD_TS);
       const t0 = performance.now();
       expect((await s.inline("file:///first.ts", at)).items).toHaveLength(1);
       return performance.now() - t0;
     };
+    // The cold one pays the set-up on its first completion; the warm one sends it on the connection it opened
+    // (how much time that saves is the bench's to measure).
     expect(await time(cold)).toBeGreaterThanOrEqual(SET_UP_MS);
-    expect(await time(warm)).toBeLessThan(SET_UP_MS);
+    await time(warm);
+    expect(warm.sim.connectionsAccepted).toBe(1);
   });
 });
