@@ -16,9 +16,28 @@ export type HoldPolicy =
    */
   | { until: "backoff"; baseMs: number; capMs: number; retryAfter?: boolean };
 
-/** What each kind of failure does to the requests after it. */
+/**
+ * When the user is told about a kind of failure:
+ * - `at-once`: the first time (configuration that only the user can fix: a missing or rejected key, an unknown
+ *   model, a base URL without FIM, an empty balance); again only after a success or a settings change;
+ * - `when-persistent`: a transient failure (an outage, a reset, a malformed body, rate limiting, a refused request)
+ *   only once it persists — {@link PERSISTENT_IN_A_ROW} failures of the kind in a row, or failures of the kind for
+ *   {@link PERSISTENT_FOR_MS} without a success — and at most once every {@link RETELL_AFTER_MS}, successes or not:
+ *   a short blip goes by unannounced (`infill.status` counts it).
+ */
+export type TellPolicy = "at-once" | "when-persistent";
+
+/** Transient failures of one kind in a row before the user is told. */
+export const PERSISTENT_IN_A_ROW = 3;
+/** How long transient failures of one kind go on, with no success, before the user is told, in ms. */
+export const PERSISTENT_FOR_MS = 10_000;
+/** The least time between two messages about one kind of transient failure, in ms. */
+export const RETELL_AFTER_MS = 10 * 60_000;
+
+/** What each kind of failure does to the requests after it, and when the user hears of it. */
 export interface FailurePolicy {
   hold: HoldPolicy;
+  tell: TellPolicy;
   /**
    * Whether a completion the user asks for (`triggerKind: Invoked`) goes upstream anyway while requests are held
    * back: true unless only a settings or environment change can fix the failure.
@@ -26,9 +45,10 @@ export interface FailurePolicy {
   invokedTries: boolean;
 }
 
-const UNTIL_SETTINGS: FailurePolicy = { hold: { until: "settings" }, invokedTries: false };
+const UNTIL_SETTINGS: FailurePolicy = { hold: { until: "settings" }, tell: "at-once", invokedTries: false };
 const OUTAGE: FailurePolicy = {
   hold: { until: "backoff", baseMs: 1_000, capMs: 60_000 },
+  tell: "when-persistent",
   invokedTries: true,
 };
 
@@ -45,9 +65,10 @@ export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
   "fim-unsupported": UNTIL_SETTINGS,
   "no-endpoint": UNTIL_SETTINGS,
   "invalid-request": UNTIL_SETTINGS,
-  balance: { hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 }, invokedTries: true },
+  balance: { hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 }, tell: "at-once", invokedTries: true },
   "rate-limit": {
     hold: { until: "backoff", baseMs: 1_000, capMs: 60_000, retryAfter: true },
+    tell: "when-persistent",
     invokedTries: true,
   },
   unavailable: OUTAGE,
@@ -56,8 +77,8 @@ export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
 
 /** Where a provider's own setup differs from the table. */
 const PROVIDER_POLICIES: Readonly<Record<string, Partial<Record<FailureKind, FailurePolicy>>>> = {
-  // Ollama's model is not pulled yet: the user pulls it, and completions resume by themselves.
-  ollama: { "model-not-found": OUTAGE },
+  // Ollama's model is not pulled yet: the user pulls it (told at once), and completions resume by themselves.
+  ollama: { "model-not-found": { ...OUTAGE, tell: "at-once" } },
 };
 
 /** The policy for a kind of failure of `provider`. */

@@ -1,20 +1,32 @@
 import { classify } from "@infill/core/failure";
 import { DEEPSEEK, type FailureNotice, type FailureSubject, noticeFor } from "./failure-notice.js";
-import { type FailureKind, holdMs, policyFor } from "./failure-policy.js";
+import {
+  type FailureKind,
+  type FailurePolicy,
+  holdMs,
+  PERSISTENT_FOR_MS,
+  PERSISTENT_IN_A_ROW,
+  policyFor,
+  RETELL_AFTER_MS,
+} from "./failure-policy.js";
 
 /**
  * Tracks whether going upstream is worth it, by the policy table of `failure-policy.ts`: configuration that cannot
  * work blocks until the settings change; an empty balance, a model not pulled yet, rate limits, outages and refused
- * requests back off, longer with each failure of the kind in a row (or as long as `Retry-After` says). Each kind of
- * failure is reported once; a success clears the slate so a later outage is reported again.
+ * requests back off, longer with each failure of the kind in a row (or as long as `Retry-After` says). What the user
+ * is told follows the table's `tell`: configuration failures at once (each kind once, until a success or a settings
+ * change), transient ones only once they persist, and at most once every ten minutes.
  */
 export class UpstreamHealth {
   #blockedUntil = 0;
   /** What the current block is for. */
   #blockedBy: FailureKind | undefined;
-  /** Failures in a row, per kind, since the last success. */
-  readonly #inARow = new Map<FailureKind, number>();
+  /** Failures in a row, per kind, since the last success, and when the first of them was. */
+  readonly #inARow = new Map<FailureKind, { count: number; since: number }>();
+  /** Configuration failures told since the last success. */
   readonly #told = new Set<FailureKind>();
+  /** When each kind of transient failure was last told (not cleared by a success). */
+  readonly #toldAt = new Map<FailureKind, number>();
   #last: FailureNotice | undefined;
 
   /**
@@ -49,7 +61,7 @@ export class UpstreamHealth {
     this.#last = notice;
     this.#blockedUntil = Number.POSITIVE_INFINITY;
     this.#blockedBy = notice.kind;
-    return this.#tell(notice);
+    return this.#tellOnce(notice);
   }
 
   /** Record a failed upstream request; returns the notice to show if this kind was not told yet. */
@@ -59,16 +71,18 @@ export class UpstreamHealth {
     const subject = this.subject();
     const notice = noticeFor(failure, subject);
     this.#last = notice;
-    const inARow = (this.#inARow.get(notice.kind) ?? 0) + 1;
-    this.#inARow.set(notice.kind, inARow);
+    const now = this.now();
+    const streak = this.#inARow.get(notice.kind) ?? { count: 0, since: now };
+    streak.count++;
+    this.#inARow.set(notice.kind, streak);
     const policy = policyFor(notice.kind, subject.provider);
-    const until = this.now() + holdMs(policy.hold, inARow, failure.retryAfterMs);
+    const until = now + holdMs(policy.hold, streak.count, failure.retryAfterMs);
     // A request that went upstream despite a longer block (one the user invoked) does not shorten it.
     if (until >= this.#blockedUntil || this.now() >= this.#blockedUntil) {
       this.#blockedUntil = until;
       this.#blockedBy = notice.kind;
     }
-    return this.#tell(notice);
+    return this.#tell(notice, policy, streak, now);
   }
 
   /** Record a successful upstream request. */
@@ -88,9 +102,24 @@ export class UpstreamHealth {
   /** Forget everything (the settings changed: a new key, model or base URL deserves a fresh try). */
   reset(): void {
     this.success();
+    this.#toldAt.clear();
   }
 
-  #tell(notice: FailureNotice): FailureNotice | undefined {
+  #tell(
+    notice: FailureNotice,
+    policy: FailurePolicy,
+    streak: { count: number; since: number },
+    now: number,
+  ): FailureNotice | undefined {
+    if (policy.tell === "at-once") return this.#tellOnce(notice);
+    const persists = streak.count >= PERSISTENT_IN_A_ROW || now - streak.since >= PERSISTENT_FOR_MS;
+    const toldAt = this.#toldAt.get(notice.kind);
+    if (!persists || (toldAt !== undefined && now - toldAt < RETELL_AFTER_MS)) return undefined;
+    this.#toldAt.set(notice.kind, now);
+    return notice;
+  }
+
+  #tellOnce(notice: FailureNotice): FailureNotice | undefined {
     if (this.#told.has(notice.kind)) return undefined;
     this.#told.add(notice.kind);
     return notice;

@@ -9,11 +9,19 @@ const start = sessions();
 const shown = (s: Session) =>
   s.messages("window/showMessage").map((m) => (m.params as { message: string }).message);
 
-/** Ask a few times at the cursor, as an editor would on each keystroke. */
-async function askRepeatedly(s: Session, uri: string, times: number) {
+/**
+ * Ask a few times at the cursor, as an editor would on each keystroke (`automatic`), or as a user who presses the
+ * completion key again and again (`invoked`: it goes upstream through a backoff).
+ */
+async function askRepeatedly(
+  s: Session,
+  uri: string,
+  times: number,
+  trigger: "automatic" | "invoked" = "automatic",
+) {
   const at = await s.open(uri, ADD_TS);
   const answers = [];
-  for (let i = 0; i < times; i++) answers.push(await s.inline(uri, at));
+  for (let i = 0; i < times; i++) answers.push(await s.inline(uri, at, undefined, trigger));
   return answers;
 }
 
@@ -70,25 +78,30 @@ describe("upstream failures are told once and backed off", () => {
     expect(s.sim.requests).toHaveLength(1);
   });
 
-  it("an outage: one warning, then backoff instead of a request per keystroke", async () => {
+  it("an outage: backoff instead of a request per keystroke, and one warning once it persists", async () => {
     const s = await start({ sim: { faults: [{ type: "status", status: 503, times: 50 }] } });
     await askRepeatedly(s, "file:///503.ts", 6);
+    // One request plus the client's single quick retry; the rest are held back by the backoff. One failure is a
+    // blip: nothing shown yet.
+    expect(s.sim.requests.length).toBeLessThanOrEqual(2);
+    expect(shown(s)).toEqual([]);
+    // The user asks on (invoked requests go through the backoff): the third failure in a row is an outage.
+    await askRepeatedly(s, "file:///503.ts", 4, "invoked");
     await s.until(() => shown(s).length > 0, "a message");
     expect(shown(s)).toHaveLength(1);
     expect(shown(s)[0]).toMatch(/unavailable/);
-    // One request plus the client's single quick retry; the rest are held back by the backoff.
-    expect(s.sim.requests.length).toBeLessThanOrEqual(2);
   });
 
-  it("rate limiting: one warning", async () => {
+  it("rate limiting: one warning once it persists", async () => {
     const s = await start({
       sim: { faults: [{ type: "status", status: 429, retryAfter: "30", times: 50 }] },
     });
     await askRepeatedly(s, "file:///429.ts", 4);
+    expect(s.sim.requests.length).toBeLessThanOrEqual(2);
+    await askRepeatedly(s, "file:///429.ts", 3, "invoked");
     await s.until(() => shown(s).length > 0, "a message");
     expect(shown(s)).toHaveLength(1);
     expect(shown(s)[0]).toMatch(/rate limit/);
-    expect(s.sim.requests.length).toBeLessThanOrEqual(2);
   });
 });
 

@@ -25,9 +25,9 @@ function withProvider(
   });
 }
 
-async function ask(s: Session, uri: string) {
+async function ask(s: Session, uri: string, trigger: "automatic" | "invoked" = "automatic") {
   const at = await s.open(uri, ADD_TS);
-  return s.inline(uri, at);
+  return s.inline(uri, at, undefined, trigger);
 }
 
 const PROVIDERS: Array<[string, DialectName, Record<string, unknown>, Record<string, string>]> = [
@@ -123,7 +123,8 @@ describe("failure notices name the provider and say what to do", () => {
 
   it("a local server that is not running: unavailable, and what to start", async () => {
     const s = await withProvider("ollama", "ollama", { baseUrl: "http://127.0.0.1:9" });
-    await ask(s, "file:///down.ts");
+    // Refused three times in a row (the user asks again through the backoff): it is down, not a blip.
+    for (const n of [1, 2, 3]) await ask(s, `file:///down-${n}.ts`, "invoked");
     await s.until(() => shown(s).length > 0, "a message");
     expect(shown(s)[0]).toMatch(
       /^infill: Ollama is unavailable \(.*ECONNREFUSED.*\); retrying with backoff\. Is Ollama running/,
@@ -205,7 +206,7 @@ describe("infill/probe", () => {
       { sim: { faults: [{ type: "status", status: 503, times: 2 }] } },
     );
     expect((await ask(s, "file:///outage.ts")).items).toEqual([]);
-    await s.until(() => shown(s).length > 0, "the outage notice");
+    // Held back by the backoff: no request.
     expect((await ask(s, "file:///outage-2.ts")).items).toEqual([]);
     expect(s.sim.requests).toHaveLength(2);
     const probed = await probe(s);

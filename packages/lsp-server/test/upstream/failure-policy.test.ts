@@ -40,3 +40,23 @@ describe("policyFor", () => {
     expect(policyFor("unavailable", "ollama")).toBe(FAILURE_POLICIES.unavailable);
   });
 });
+
+describe("when the user is told", () => {
+  it("at once for what only the user can fix, once it persists for what passes by itself", () => {
+    const atOnce = Object.entries(FAILURE_POLICIES)
+      .filter(([, policy]) => policy.tell === "at-once")
+      .map(([kind]) => kind)
+      .sort();
+    expect(atOnce).toEqual([
+      "auth",
+      "balance",
+      "fim-unsupported",
+      "invalid-request",
+      "model-not-found",
+      "no-endpoint",
+      "no-key",
+    ]);
+    // Ollama's missing model backs off like an outage, but the user must pull it: told at once.
+    expect(policyFor("model-not-found", "ollama").tell).toBe("at-once");
+  });
+});

@@ -19,23 +19,82 @@ const OLLAMA: FailureSubject = {
 };
 
 describe("UpstreamHealth", () => {
-  it("tells each kind once, blocks with backoff, honours Retry-After, and forgets on success", () => {
+  it("blocks with backoff, honours Retry-After, and forgets the backoff on success", () => {
     let now = 0;
     const health = new UpstreamHealth(() => now);
     const outage = new ServiceUnavailableError(503, "503 Server Overloaded");
-    expect(health.failure(outage)?.kind).toBe("unavailable");
+    health.failure(outage);
     expect(health.isBlocked()).toBe(true);
     expect(health.blockedForMs()).toBe(1_000);
     now += 1_000;
     expect(health.isBlocked()).toBe(false);
-    expect(health.failure(outage)).toBeUndefined();
+    health.failure(outage);
     expect(health.blockedForMs()).toBe(2_000);
-    const limited = new RateLimitError(429, "429", { retryAfterMs: 30_000 });
-    expect(health.failure(limited)?.kind).toBe("rate-limit");
+    health.failure(new RateLimitError(429, "429", { retryAfterMs: 30_000 }));
     expect(health.blockedForMs()).toBe(30_000);
     health.success();
     expect(health.isBlocked()).toBe(false);
+  });
+
+  it("tells a transient failure only once it persists: three in a row", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    const outage = new ServiceUnavailableError(503, "503 Server Overloaded");
+    expect(health.failure(outage)).toBeUndefined();
+    now += 1_000;
+    expect(health.failure(outage)).toBeUndefined();
+    now += 2_000;
     expect(health.failure(outage)?.kind).toBe("unavailable");
+    now += 4_000;
+    expect(health.failure(outage)).toBeUndefined();
+  });
+
+  it("tells a transient failure only once it persists: ten seconds of it without a success", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    const limited = new RateLimitError(429, "429", { retryAfterMs: 12_000 });
+    expect(health.failure(limited)).toBeUndefined();
+    now += 12_000;
+    expect(health.failure(limited)?.kind).toBe("rate-limit");
+  });
+
+  it("short blips between successes go unannounced, and a kind is told at most once in ten minutes", () => {
+    let now = 0;
+    const health = new UpstreamHealth(() => now);
+    const blip = new ServiceUnavailableError(503, "503");
+    const told: string[] = [];
+    // 5 % of requests fail, one at a time, for an hour: never three in a row, never ten seconds long.
+    for (let i = 0; i < 4_000; i++, now += 900) {
+      if (i % 20 === 7) {
+        const notice = health.failure(blip);
+        if (notice) told.push(notice.kind);
+      } else health.success();
+    }
+    expect(told).toEqual([]);
+    // A real outage, twice within ten minutes: told the first time only.
+    for (const _ of [1, 2]) {
+      for (let i = 0; i < 3; i++, now += 1_000) {
+        const notice = health.failure(blip);
+        if (notice) told.push(notice.kind);
+      }
+      health.success();
+      now += 60_000;
+    }
+    expect(told).toEqual(["unavailable"]);
+    now += 10 * 60_000;
+    for (let i = 0; i < 3; i++, now += 1_000) {
+      const notice = health.failure(blip);
+      if (notice) told.push(notice.kind);
+    }
+    expect(told).toEqual(["unavailable", "unavailable"]);
+  });
+
+  it("tells configuration failures at once, once until a success or a settings change", () => {
+    const health = new UpstreamHealth(() => 0);
+    expect(health.failure(new AuthenticationError(401, "401"))?.kind).toBe("auth");
+    expect(health.failure(new AuthenticationError(401, "401"))).toBeUndefined();
+    health.reset();
+    expect(health.failure(new AuthenticationError(401, "401"))?.kind).toBe("auth");
   });
 
   it("blocks a rejected key until reset", () => {
@@ -87,15 +146,17 @@ describe("UpstreamHealth and invoked requests", () => {
     expect(health.blockedForMs()).toBe(60_000);
   });
 
-  it("backs a refused request off like an outage, told once", () => {
+  it("backs a refused request off like an outage, told once it persists", () => {
     let now = 0;
     const health = new UpstreamHealth(() => now);
     const refused = new BadRequestError(400, "400 Invalid Format");
-    expect(health.failure(refused)?.severity).toBe("warning");
+    expect(health.failure(refused)).toBeUndefined();
     expect(health.blockedForMs()).toBe(1_000);
     now += 1_000;
     expect(health.failure(refused)).toBeUndefined();
     expect(health.blockedForMs()).toBe(2_000);
+    now += 2_000;
+    expect(health.failure(refused)?.severity).toBe("warning");
   });
 
   it("holds invoked requests back only for what a settings change fixes", () => {
