@@ -95,6 +95,8 @@ M.HINTS = {
   ["server-not-found"] = function()
     return require("infill.lsp").install_hint
   end,
+  ["server-outdated"] = "a server older than the plugin: update infill-lsp, or build it again in the plugin's "
+    .. "repository (:help infill-setup)",
   ["server-version"] = "check that the command runs in a shell; set `cmd` in setup() to override",
   ["server-exit"] = "see :Infill log, and the LSP log (:lua vim.cmd.edit(vim.lsp.get_log_path())) for what it said",
   options = "fix the named option in setup() (:help infill-options)",
@@ -280,12 +282,16 @@ local function check_provider(cmd, clients)
   else
     health.info(('provider "%s"%s'):format(provider, entry and (" (" .. entry.label .. ")") or ""))
   end
-  if not catalogue or catalogue.error then
-    local why = catalogue and catalogue.error or (failure and failure.message) or "?"
+  if not catalogue then
     health.warn(
       "no server could be asked for the providers it knows and their defaults (key variable, base URL, model): "
-        .. why,
-      { M.hint(not catalogue and failure and failure.kind or "probe-failed", ctx) }
+        .. (failure and failure.message or "?"),
+      { M.hint(failure and failure.kind, ctx) }
+    )
+  elseif catalogue.error then
+    health.warn(
+      "the server did not say which providers it knows and their defaults: " .. catalogue.error,
+      { M.hint("server-outdated", ctx) }
     )
   elseif not entry then
     health.error(

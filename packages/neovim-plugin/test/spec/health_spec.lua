@@ -153,6 +153,7 @@ describe("health", function()
     { "server-not-found", ds, "npm install --global @infill/lsp-server" },
     { "server-not-found", ds, "npx --yes pnpm@10 install" },
     { "server-version", ds, "set `cmd` in setup()" },
+    { "server-outdated", ds, "update infill-lsp" },
     { "server-exit", ds, "the LSP log" },
     { "options", ds, "fix the named option in setup()" },
     { "action-error", ds, ":Infill log has the error" },
