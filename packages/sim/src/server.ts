@@ -139,6 +139,8 @@ class Exchange {
   done = false;
   /** Set when the simulator itself dropped the connection (reset, cut, close), which is not an abort. */
   serverEnded = false;
+  /** This request's latency when a `slow` fault set one; otherwise the server's. */
+  latencyMs: number | undefined;
   readonly #cancels = new Set<() => void>();
   readonly #settle: () => void;
 
@@ -342,6 +344,7 @@ class Simulator {
       exchange.res.end(GARBAGE);
       return;
     }
+    if (fault?.type === "slow") exchange.latencyMs = fault.latencyMs;
     const cut = fault?.type === "cut" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
     const streamError =
       fault?.type === "stream-error" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
@@ -422,12 +425,13 @@ class Simulator {
     headers: Readonly<Record<string, string>>,
     line: string | undefined,
   ): Promise<boolean> {
-    if (this.#latencyMs <= 0) return !exchange.done;
-    if (!this.#keepAlive || line === undefined) return exchange.wait(this.#latencyMs);
+    const latencyMs = exchange.latencyMs ?? this.#latencyMs;
+    if (latencyMs <= 0) return !exchange.done;
+    if (!this.#keepAlive || line === undefined) return exchange.wait(latencyMs);
     exchange.writeHead(status, headers);
     exchange.res.write(line);
     const stop = exchange.every(this.#keepAliveIntervalMs, () => exchange.res.write(line));
-    const started = await exchange.wait(this.#latencyMs);
+    const started = await exchange.wait(latencyMs);
     stop();
     return started;
   }
