@@ -3,7 +3,8 @@
 // flight is handled when the user types on (streamed vs aborted). Every figure is measured in this run.
 import { ProviderClient } from "@infill/core";
 import { type Sim, startSim } from "@infill/sim";
-import { type Answer, CompletionEngine } from "../src/completion/engine.js";
+import type { Answer } from "../src/completion/answer.js";
+import { CompletionEngine } from "../src/completion/engine.js";
 import { Documents } from "../src/documents/documents.js";
 import { defaultSettings, type Settings } from "../src/settings/settings.js";
 import { UpstreamHealth } from "../src/upstream/health.js";
@@ -309,4 +310,93 @@ export async function followBench(): Promise<void> {
     `≤ aborted ${ms(aborted.finalMs)}`,
     streamed.finalMs <= aborted.finalMs,
   );
+}
+
+/** The own upstream time of the fresh requests (the sim's latency), and the gap before the user types on, ms. */
+const HEDGE_UPSTREAM_MS = 250;
+const HEDGE_KEY_GAP_MS = 150;
+const HEDGE_ROUNDS = 6;
+
+/**
+ * A block asked for, then 150 ms later a key that parts ways with what the request in flight will write; that
+ * request's first token comes at `staleMs` (the sim answers the others at 250 ms). The newer request, hedged or
+ * not: its latency, its own upstream time, and the upstream requests per round.
+ */
+async function hedgeRun(hedge: boolean, staleMs: number) {
+  const sim = await startSim({ latencyMs: HEDGE_UPSTREAM_MS, tokenMs: 5, keepRequests: 1000 });
+  const client = new ProviderClient({ baseURL: sim.url, apiKey: "", maxRetries: 0 });
+  const documents = new Documents();
+  const settings: Settings = {
+    ...defaultSettings({}),
+    debounceMs: 0,
+    context: { enabled: false, maxTokens: 0, exclude: [] },
+  };
+  const engine = new CompletionEngine({
+    documents,
+    upstream: () => client,
+    settings: () => settings,
+    health: new UpstreamHealth(),
+    onFailure: () => {},
+    log: quiet,
+    hedge,
+  });
+  const text =
+    "export function add(a: number, b: number): number {\n  return a + b;\n}\nexport function sub(a: number, b: number): number {\n  \n}\n";
+  // Warm-up: the engine learns the upstream's time to first token.
+  for (let n = 0; n < 3; n++) {
+    const uri = `file:///warm-${n}.ts`;
+    documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text } });
+    await engine.complete(uri, { line: 4, character: 2 });
+  }
+  const latencies: number[] = [];
+  const own: number[] = [];
+  const before = sim.requests.length;
+  for (let round = 0; round < HEDGE_ROUNDS; round++) {
+    const uri = `file:///hedge-${round}.ts`;
+    documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text } });
+    sim.inject({ type: "slow", latencyMs: staleMs });
+    void engine.complete(uri, { line: 4, character: 2 });
+    await pause(HEDGE_KEY_GAP_MS);
+    const at = { line: 4, character: 2 };
+    documents.didChange({
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range: { start: at, end: at }, text: "if" }],
+    });
+    engine.didChange(uri, at);
+    const answer = await engine.complete(uri, { line: 4, character: 4 });
+    if (answer.kind === "suggestion") {
+      latencies.push(answer.latencyMs);
+      if (answer.upstreamMs !== undefined) own.push(answer.upstreamMs);
+    }
+    engine.forget(uri);
+  }
+  const requests = (sim.requests.length - before) / HEDGE_ROUNDS;
+  engine.dispose();
+  await sim.close();
+  return { latency: quantile(latencies, 0.5), own: quantile(own, 0.5), requests, answered: latencies.length };
+}
+
+export async function hedgeBench(): Promise<void> {
+  console.log(
+    `  a block in flight, then ${HEDGE_KEY_GAP_MS} ms later a key it does not fit; the others' first token at ${HEDGE_UPSTREAM_MS} ms (median of ${HEDGE_ROUNDS} rounds):`,
+  );
+  for (const staleMs of [250, 800]) {
+    const plain = await hedgeRun(false, staleMs);
+    const hedged = await hedgeRun(true, staleMs);
+    for (const [name, run] of [
+      ["plain ", plain],
+      ["hedged", hedged],
+    ] as const) {
+      console.log(
+        `    stale first token ${String(staleMs).padStart(3)} ms, ${name}: newer request answered in ${ms(run.latency)} ` +
+          `(its own upstream time ${ms(run.own)}), ${run.requests.toFixed(1)} upstream requests a round, ${run.answered}/${HEDGE_ROUNDS} answered`,
+      );
+    }
+    report(
+      `hedged follow, stale first token ${staleMs} ms: newer request − its own upstream time`,
+      ms(hedged.latency - hedged.own),
+      `≤ 100 ms (plain: ${ms(plain.latency - plain.own)})`,
+      hedged.latency - hedged.own <= 100,
+    );
+  }
 }

@@ -19,7 +19,7 @@ import {
   simProcess,
 } from "./harness.js";
 import { partialsBench } from "./partials.js";
-import { concurrencyBench, debounceBench, followBench, warmUpBench } from "./resilience.js";
+import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -281,6 +281,8 @@ console.log("concurrency:");
 await concurrencyBench();
 console.log("following a request in flight:");
 await followBench();
+console.log("hedged follow (a stream slow to its first token):");
+await hedgeBench();
 console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");

@@ -9,6 +9,7 @@ import type { UpstreamHealth } from "../upstream/health.js";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import { type Anchor, anchorAt, typedSince } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { LatencyWindow } from "./latency-window.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
@@ -41,13 +42,35 @@ export interface EngineOptions {
    * measures both, "following a request in flight").
    */
   streamSingleLines?: boolean;
+  /**
+   * Hedge a stream whose first token is late: a request that follows it sends a fresh one beside it once it is later
+   * than nine in ten recent first tokens, and the first to serve wins. Default true (the bench measures both).
+   */
+  hedge?: boolean;
 }
 
-/** What following the stream in flight gave. */
+/**
+ * What following the stream in flight gave: it served the request, its text parted ways with the typing, there was
+ * none to follow, or its first text is late (`hedged`: a fresh request goes out beside it, and `served` resolves
+ * with what the late stream serves if it comes first).
+ */
 type Shared =
   | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
   | { kind: "diverged" }
-  | { kind: "none" };
+  | { kind: "none" }
+  | { kind: "hedged"; served: Promise<Served | undefined> };
+
+type Served = { result: FittedCompletion; suggestion: Suggestion };
+
+/** The time to first token assumed until the server has measured some, in ms. */
+const FIRST_TOKEN_DEFAULT_MS = 400;
+/**
+ * A first token is never late before this, in ms: a fresh request could not do better, and the jitter of a quick
+ * upstream (or of a busy machine) would otherwise send requests for nothing.
+ */
+const FIRST_TOKEN_MIN_MS = 150;
+/** First-token latencies kept: the recent behaviour of the upstream. */
+const FIRST_TOKEN_SAMPLES = 50;
 
 /** The requests of one document: the one waiting of each kind, and its upstream request in flight. */
 interface DocState {
@@ -66,6 +89,8 @@ export class CompletionEngine {
   readonly #states = new Map<string, DocState>();
   readonly #memory: SuggestionMemory;
   readonly #pacing: Pacing;
+  /** Recent times to first token: how long a stream whose text has not come yet is worth following alone. */
+  readonly #firstToken = new LatencyWindow(FIRST_TOKEN_SAMPLES);
 
   constructor(private readonly options: EngineOptions) {
     this.#memory = new SuggestionMemory(options.onTypedThrough);
@@ -190,6 +215,11 @@ export class CompletionEngine {
     // A request already streaming for this document may start with what was typed since: follow it.
     let shared = await this.#share(slot, state, doc, anchor);
     if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
+    if (shared.kind === "hedged") {
+      void shared.served.then((served) => served && answer("shared", served.result, served.suggestion));
+    }
+    // The user already waited (a stream that did not fit, or is late): no debounce then.
+    const waitedAlready = shared.kind === "diverged" || shared.kind === "hedged";
     if (slot.settled) return;
     const available = this.#upstream(invoked);
     if (!available) return slot.resolve(none("blocked"));
@@ -199,8 +229,7 @@ export class CompletionEngine {
     // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
     const version = doc.version;
     const context = chooseContext(this.options.context, doc, here, this.options.settings());
-    // After following a stream that did not fit, the user already waited: no debounce then.
-    if (shared.kind !== "diverged") {
+    if (!waitedAlready) {
       waited = wait;
       await delayUnlessAnswered(wait, slot);
       if (slot.settled) return;
@@ -220,7 +249,7 @@ export class CompletionEngine {
     // Meanwhile a request of the other kind for the same place may have gone upstream: follow it, without holding a
     // slot. When none runs, nothing is awaited between this look and the start below, so that two requests resuming
     // together (both waited for the same context, or for a slot) cannot both start one.
-    if (shared.kind !== "diverged" && state.stream) {
+    if (!waitedAlready && state.stream) {
       release();
       shared = await this.#share(slot, state, doc, anchor);
       if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
@@ -281,12 +310,45 @@ export class CompletionEngine {
         ? null
         : (this.#memory.typeThrough({ uri: doc.uri, ...running.anchor, text, replaceEnd: 0 }, doc, here)
             ?.text ?? null);
-    await running.follow(slot, typed ?? "", view);
+    const following = running.follow(slot, typed ?? "", view);
+    const late = this.#lateFirstText(running, typed ?? "");
+    if (late && (await Promise.race([following.then(() => false), late]))) {
+      // Its first text is late: a fresh request goes out beside it; whichever serves first answers, and the other
+      // is left (aborted once nobody follows it).
+      const served = following.then(() => {
+        const result = slot.settled ? undefined : this.#memory.serve(doc, here);
+        if (!result) running.dropIfUnfollowed("superseded");
+        return result;
+      });
+      return { kind: "hedged", served };
+    }
+    await following;
     if (slot.settled) return { kind: "none" };
     const served = this.#memory.serve(doc, here);
     if (served) return { kind: "served", ...served };
     if (state.stream === running) running.dropIfUnfollowed("superseded");
     return { kind: "diverged" };
+  }
+
+  /**
+   * For a stream that cannot be checked against the typing yet (no text has come, and something was typed since
+   * its anchor): resolves true once its first token is late — later after its start than nine in ten of the recent
+   * streams' first tokens — and it still has no text; false when the text comes first. Undefined when there is
+   * nothing to wait for. Never rejects.
+   */
+  #lateFirstText(stream: SharedStream, typed: string): Promise<boolean> | undefined {
+    if (this.options.hedge === false || typed === "" || stream.raw !== "" || !stream.streamed)
+      return undefined;
+    const expected = Math.max(FIRST_TOKEN_MIN_MS, this.#firstToken.summary().p90 ?? FIRST_TOKEN_DEFAULT_MS);
+    const inMs = Math.max(0, stream.startedAt + expected - performance.now());
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(stream.raw === ""), inMs);
+      timer.unref?.();
+      void stream.done.then(() => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
   }
 
   /** Start a stream for `here`, as the document's stream in flight; undefined for a binary document. */
@@ -327,6 +389,7 @@ export class CompletionEngine {
         onSuggestion: (suggestion) => {
           if (!stream.stale) this.#memory.remember(suggestion);
         },
+        onFirstText: (ms) => this.#firstToken.add(ms),
       },
     );
     state.stream = stream;

@@ -24,6 +24,8 @@ export interface StreamHooks {
   onEnd?(end: UpstreamEnd): void;
   /** It ended with a suggestion (post-processed), before anyone waiting for it is resumed. */
   onSuggestion?(suggestion: Suggestion): void;
+  /** Its first text came, `ms` after it started (its time to first token, as the server sees it). */
+  onFirstText?(ms: number): void;
 }
 
 /** What starts a stream. */
@@ -60,6 +62,8 @@ export class SharedStream {
   usage: Usage | undefined;
   /** Duration of the upstream request, in ms, once it ended. */
   upstreamMs: number | undefined;
+  /** When it started (`performance.now()`). */
+  readonly startedAt = performance.now();
   /** The document changed before the anchor: what it returns is for text that is gone. */
   stale = false;
   /** The suggestion post-processing made of it, once it ended with one. */
@@ -156,7 +160,7 @@ export class SharedStream {
 
   /** Read the request into `raw`, cutting it once the suggestion is settled. Never rejects. */
   async #consume(upstream: Upstream, request: FimRequest): Promise<FittedCompletion | null> {
-    const t0 = performance.now();
+    const t0 = this.startedAt;
     const { signal } = this.controller;
     let outcome: UpstreamEnd["outcome"] = "completed";
     let failure: unknown;
@@ -165,6 +169,7 @@ export class SharedStream {
         for await (const chunk of upstream.stream(request, { signal })) {
           if (chunk.usage) this.usage = chunk.usage;
           if (!chunk.text) continue;
+          if (this.raw === "") this.hooks.onFirstText?.(performance.now() - t0);
           this.raw += chunk.text;
           this.#told();
           if (isSettled(this.raw, this.ctx)) break;

@@ -14,10 +14,10 @@ import {
   type UsageTotals,
   usageFile,
 } from "@infill/core/usage";
+import { LatencyWindow } from "../completion/latency-window.js";
 import { codePoints, type Suggestion } from "../completion/type-through.js";
 import type { Logger } from "../log/logger.js";
 import type { UpstreamEnd } from "../upstream/upstream.js";
-import { LatencyWindow } from "./latency-window.js";
 import type { Figures, Status } from "./status-schema.js";
 import { shownDelta, takenDelta, upstreamDelta } from "./usage-delta.js";
 

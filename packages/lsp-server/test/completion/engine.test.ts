@@ -208,3 +208,130 @@ describe("CompletionEngine's adaptive debounce, on a fake clock", () => {
     expect(await typeBursts({ adaptiveDebounce: false })).toEqual([fixed, fixed, fixed, fixed]);
   });
 });
+
+describe("CompletionEngine's hedged follow, on a fake clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const uri = "file:///hedge.ts";
+
+  /**
+   * An upstream whose n-th request (from 0) waits `firstTokenMs[n]` before it writes `texts[n]`; it records when
+   * each request was aborted.
+   */
+  function timed(firstTokenMs: number[], texts: string[]) {
+    const aborted: Array<number | undefined> = [];
+    const upstream: Upstream = {
+      complete() {
+        throw new Error("the engine streams");
+      },
+      async *stream(_request, { signal }) {
+        const n = aborted.length;
+        aborted.push(undefined);
+        signal.addEventListener("abort", () => {
+          aborted[n] = performance.now();
+        });
+        await new Promise((resolve) => setTimeout(resolve, firstTokenMs[n] ?? 0));
+        if (signal.aborted) throw new Error("aborted");
+        yield chunk(texts[n] ?? "");
+      },
+    };
+    return { upstream, aborted };
+  }
+
+  /** Ask at the block's cursor, type `typed` 100 ms later, ask again: the second request's answer and the upstream. */
+  async function typeDuringFirstToken(firstTokenMs: number[], texts: string[], typed: string, warmups = 0) {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const { upstream, aborted } = timed(firstTokenMs, texts);
+    const { documents, engine } = setup(upstream, { context: { enabled: false, maxTokens: 0, exclude: [] } });
+    // Earlier completions in another document: the server measures their time to first token.
+    for (let n = 0; n < warmups; n++) {
+      const other = `file:///warm-${n}.ts`;
+      documents.didOpen({
+        textDocument: { uri: other, languageId: "typescript", version: 1, text: "f(\n  \n" },
+      });
+      const done = engine.complete(other, { line: 1, character: 2 });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await done;
+    }
+    documents.didOpen({
+      textDocument: { uri, languageId: "typescript", version: 1, text: "function f(a, b) {\n  \n}\n" },
+    });
+    void engine.complete(uri, { line: 1, character: 2 });
+    await vi.advanceTimersByTimeAsync(100);
+    documents.didChange({
+      textDocument: { uri, version: 2 },
+      contentChanges: [
+        { range: { start: { line: 1, character: 2 }, end: { line: 1, character: 2 } }, text: typed },
+      ],
+    });
+    engine.didChange(uri, { line: 1, character: 2 });
+    const answer = engine.complete(uri, { line: 1, character: 2 + typed.length });
+    await vi.advanceTimersByTimeAsync(2_000);
+    return { answer: await answer, aborted };
+  }
+
+  it("a stream whose first token is late: a fresh request goes out beside it and serves, the late one is aborted", async () => {
+    // The first stream's text comes at 800 ms (and would not fit "x"); the fresh one's at 100 ms.
+    const { answer, aborted } = await typeDuringFirstToken(
+      [800, 100],
+      ["return a + b;\n}\n", "yz = 1;\n}\n"],
+      "x",
+    );
+    expect(answer).toMatchObject({ kind: "suggestion", source: "upstream", text: "yz = 1;" });
+    // Hedged at 400 ms after the first stream started (no first token measured yet: the default), answered 100 ms
+    // later: 400 ms after the second request, where following alone would have answered after 800 + 100 ms.
+    expect((answer as { latencyMs: number }).latencyMs).toBe(400);
+    expect(aborted).toHaveLength(2);
+    expect(aborted[0]).toBeDefined();
+    expect(aborted[1]).toBeUndefined();
+  });
+
+  it("is late by the first tokens the server measured: 200 ms here, not the 400 ms assumed before any", async () => {
+    const { answer } = await typeDuringFirstToken(
+      [200, 200, 800, 100],
+      ["x;\n", "x;\n", "return a + b;\n}\n", "yz = 1;\n}\n"],
+      "x",
+      2,
+    );
+    // Hedged 200 ms after the late stream started (100 ms after the second request), answered 100 ms later.
+    expect(answer).toMatchObject({ kind: "suggestion", source: "upstream", text: "yz = 1;" });
+    expect((answer as { latencyMs: number }).latencyMs).toBe(200);
+  });
+
+  it("a late stream that comes first and fits serves, and the fresh one is aborted", async () => {
+    // Late (600 ms > 400), but the fresh request is slower still (1000 ms): the first to serve wins.
+    const { answer, aborted } = await typeDuringFirstToken(
+      [600, 1_000],
+      ["return a + b;\n}\n", "zz;\n}\n"],
+      "re",
+    );
+    expect(answer).toMatchObject({ kind: "suggestion", source: "shared", text: "turn a + b;" });
+    expect(aborted).toHaveLength(2);
+    expect(aborted[0]).toBeUndefined();
+    expect(aborted[1]).toBeDefined();
+  });
+
+  it("a stream whose first token is on time is followed alone", async () => {
+    const { answer, aborted } = await typeDuringFirstToken(
+      [250, 100],
+      ["return a + b;\n}\n", "zz;\n}\n"],
+      "re",
+    );
+    expect(answer).toMatchObject({ kind: "suggestion", source: "shared", text: "turn a + b;" });
+    expect(aborted).toHaveLength(1);
+  });
+
+  it("a stream on time whose text parts ways with the typing is dropped, and a fresh request goes at once", async () => {
+    const { answer, aborted } = await typeDuringFirstToken(
+      [250, 100],
+      ["return a + b;\n}\n", "yz = 1;\n}\n"],
+      "x",
+    );
+    expect(answer).toMatchObject({ kind: "suggestion", source: "upstream", text: "yz = 1;" });
+    // It followed until the first token (150 ms after the second request), then 100 ms for the fresh one.
+    expect((answer as { latencyMs: number }).latencyMs).toBe(250);
+    expect(aborted).toHaveLength(2);
+  });
+});

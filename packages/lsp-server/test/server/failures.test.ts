@@ -105,6 +105,30 @@ describe("upstream failures are told once and backed off", () => {
   });
 });
 
+describe("a flaky upstream", () => {
+  it("5 % of 400 answers malformed: the user is shown nothing, infill.status counts them", async () => {
+    const s = await start({ initializationOptions: { debounceMs: 0, metrics: true } });
+    let answered = 0;
+    for (let i = 0; i < 400; i++) {
+      // One request in twenty gets a body that is not JSON (what an overloaded proxy sends).
+      if (i % 20 === 7) s.sim.inject({ type: "garbage" });
+      // A document of its own, so that none is served from memory; invoked, so that each goes upstream through
+      // the backoff a failure starts.
+      const uri = `file:///flaky-${i}.ts`;
+      const at = await s.open(uri, ADD_TS);
+      const list = await s.inline(uri, at, undefined, "invoked");
+      if (list.items.length > 0) answered++;
+    }
+    expect(answered).toBe(380);
+    expect(shown(s)).toEqual([]);
+    const status = (await s.client.sendRequest("workspace/executeCommand", {
+      command: "infill.status",
+      arguments: [{ message: false }],
+    })) as { total: { failures: Record<string, number> } };
+    expect(status.total.failures).toEqual({ unavailable: 20 });
+  });
+});
+
 describe("a client configuration the HTTP client refuses", () => {
   it("is told once, sends nothing, and the server still shuts down cleanly", async () => {
     const s = await start({

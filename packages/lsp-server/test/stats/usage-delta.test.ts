@@ -1,6 +1,6 @@
 import { emptyTotals, PRICES, type UsageTotals } from "@infill/core";
 import { describe, expect, it } from "vitest";
-import { LatencyWindow } from "../../src/stats/latency-window.js";
+import { LatencyWindow } from "../../src/completion/latency-window.js";
 import { billedTokens, shownDelta, takenDelta, upstreamDelta } from "../../src/stats/usage-delta.js";
 import { USAGE, USAGE_FLASH_COST } from "../support/usage-report.js";
 
