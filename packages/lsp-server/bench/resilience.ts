@@ -4,7 +4,7 @@
 import { ProviderClient } from "@infill/core";
 import { type Sim, startSim } from "@infill/sim";
 import type { Answer } from "../src/completion/answer.js";
-import { CompletionEngine } from "../src/completion/engine.js";
+import { CompletionEngine, type EngineOptions } from "../src/completion/engine.js";
 import { Documents } from "../src/documents/documents.js";
 import { defaultSettings, type Settings } from "../src/settings/settings.js";
 import { UpstreamHealth } from "../src/upstream/health.js";
@@ -207,19 +207,20 @@ export async function concurrencyBench(): Promise<void> {
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
 /**
- * A line typed mid-line (single-line requests), a key every 150 ms: slower than the debounce, so each key sends a
- * request that is still waiting for its first token (250 ms) when the next key comes. In-process: the engine with
- * the real client over HTTP to the sim, the only difference being how such a request is handled.
+ * The engine in-process, as the server makes it, talking to `sim` through the real client (a ProviderClient adds
+ * the model the engine leaves out), without repository context.
  */
-async function followRun(streamSingleLines: boolean, typed: string) {
-  const sim = await startSim({ latencyMs: 250, tokenMs: 10, keepRequests: 1000 });
-  // As the server makes it: a ProviderClient adds the model the engine leaves out.
+function inProcess(
+  sim: Sim,
+  overrides: Partial<Settings>,
+  options: Pick<EngineOptions, "streamSingleLines" | "hedge">,
+): { documents: Documents; engine: CompletionEngine } {
   const client = new ProviderClient({ baseURL: sim.url, apiKey: "", maxRetries: 0 });
   const documents = new Documents();
   const settings: Settings = {
     ...defaultSettings({}),
-    lineMode: "single-line",
     context: { enabled: false, maxTokens: 0, exclude: [] },
+    ...overrides,
   };
   const engine = new CompletionEngine({
     documents,
@@ -228,8 +229,19 @@ async function followRun(streamSingleLines: boolean, typed: string) {
     health: new UpstreamHealth(),
     onFailure: () => {},
     log: quiet,
-    streamSingleLines,
+    ...options,
   });
+  return { documents, engine };
+}
+
+/**
+ * A line typed mid-line (single-line requests), a key every 150 ms: slower than the debounce, so each key sends a
+ * request that is still waiting for its first token (250 ms) when the next key comes. In-process: the engine with
+ * the real client over HTTP to the sim, the only difference being how such a request is handled.
+ */
+async function followRun(streamSingleLines: boolean, typed: string) {
+  const sim = await startSim({ latencyMs: 250, tokenMs: 10, keepRequests: 1000 });
+  const { documents, engine } = inProcess(sim, { lineMode: "single-line" }, { streamSingleLines });
   const uri = "file:///follow.ts";
   const lines = [
     "export function total(items: Item[]): number {",
@@ -324,22 +336,7 @@ const HEDGE_ROUNDS = 6;
  */
 async function hedgeRun(hedge: boolean, staleMs: number) {
   const sim = await startSim({ latencyMs: HEDGE_UPSTREAM_MS, tokenMs: 5, keepRequests: 1000 });
-  const client = new ProviderClient({ baseURL: sim.url, apiKey: "", maxRetries: 0 });
-  const documents = new Documents();
-  const settings: Settings = {
-    ...defaultSettings({}),
-    debounceMs: 0,
-    context: { enabled: false, maxTokens: 0, exclude: [] },
-  };
-  const engine = new CompletionEngine({
-    documents,
-    upstream: () => client,
-    settings: () => settings,
-    health: new UpstreamHealth(),
-    onFailure: () => {},
-    log: quiet,
-    hedge,
-  });
+  const { documents, engine } = inProcess(sim, { debounceMs: 0 }, { hedge });
   const text =
     "export function add(a: number, b: number): number {\n  return a + b;\n}\nexport function sub(a: number, b: number): number {\n  \n}\n";
   // Warm-up: the engine learns the upstream's time to first token.

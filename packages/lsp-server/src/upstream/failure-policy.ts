@@ -65,7 +65,11 @@ export const FAILURE_POLICIES: Readonly<Record<FailureKind, FailurePolicy>> = {
   "fim-unsupported": UNTIL_SETTINGS,
   "no-endpoint": UNTIL_SETTINGS,
   "invalid-request": UNTIL_SETTINGS,
-  balance: { hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 }, tell: "at-once", invokedTries: true },
+  balance: {
+    hold: { until: "backoff", baseMs: 30_000, capMs: 5 * 60_000 },
+    tell: "at-once",
+    invokedTries: true,
+  },
   "rate-limit": {
     hold: { until: "backoff", baseMs: 1_000, capMs: 60_000, retryAfter: true },
     tell: "when-persistent",
