@@ -17,6 +17,8 @@ export interface GenerateInput {
   stop?: readonly string[] | undefined;
   /** `tokenize(prompt)`, when the caller already has it. */
   promptTokens?: readonly string[] | undefined;
+  /** At the end of a file, copy on past the natural end of the block (see `promptLookup`). Default false. */
+  writeOn?: boolean | undefined;
 }
 
 /** The simulated completion. */
@@ -38,7 +40,7 @@ export interface Generation {
  */
 export function generate(input: GenerateInput): Generation {
   const suffix = input.suffix ?? "";
-  const copy = promptLookup(input.prompt, suffix, input.promptTokens ?? tokenize(input.prompt));
+  const copy = promptLookup(input.prompt, suffix, input.promptTokens ?? tokenize(input.prompt), input.writeOn);
   let text = copy?.text ?? filler(input.prompt, suffix);
   let cut = -1;
   for (const stop of input.stop ?? []) {

@@ -50,18 +50,24 @@ export interface Continuation {
  * @param prompt - text before the cursor
  * @param suffix - text after the cursor (default `""`)
  * @param promptTokens - `tokenize(prompt)`, when the caller already has it
+ * @param writeOn - with nothing but whitespace after the cursor (the end of a file), copy on past the natural end,
+ *   up to 16 lines, as a model writes on at the end of a file (default false)
  * @returns the continuation, or `undefined` when no tail of the prompt occurs anywhere else
  */
 export function promptLookup(
   prompt: string,
   suffix = "",
   promptTokens: readonly string[] = tokenize(prompt),
+  writeOn = false,
 ): Continuation | undefined {
   const match = findMatch(prompt, suffix, promptTokens);
   if (match === undefined) return undefined;
   const source = match.from === "prompt" ? prompt : suffix;
   const cursorLine = prompt.slice(prompt.lastIndexOf("\n") + 1);
-  const end = naturalEnd(source, match.start, source.length, cursorLine);
+  const end =
+    writeOn && !HAS_CONTENT.test(suffix)
+      ? linesEnd(source, match.start, source.length)
+      : naturalEnd(source, match.start, source.length, cursorLine);
   const resume = minDefined(
     suffixResumes(source, match.start, end, suffix, cursorLine),
     closesOpenBracket(source, match.start, end, suffix),
@@ -155,6 +161,17 @@ function naturalEnd(source: string, start: number, limit: number, cursorLine: st
     lineStart = lineEnd + 1;
   }
   return limit;
+}
+
+/** Where the 16th line from `start` ends (or `limit`). */
+function linesEnd(source: string, start: number, limit: number): number {
+  let end = start;
+  for (let lines = 0; lines < MAX_LINES; lines++) {
+    const br = source.indexOf("\n", end + (lines === 0 ? 0 : 1));
+    if (br === -1 || br >= limit) return limit;
+    end = br;
+  }
+  return end;
 }
 
 /** From an indentation-only cursor line: the lines up to a blank one or one indented less than `base`. */

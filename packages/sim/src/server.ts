@@ -72,6 +72,11 @@ export interface SimOptions {
    * or 0: each record holds its request's body.
    */
   keepRequests?: number;
+  /**
+   * At the end of a file (nothing but whitespace after the cursor), write on past the end of the block, up to 16
+   * lines, as a model does there (the hot streak's material). Default false: one block, as in the middle of a file.
+   */
+  writeOn?: boolean;
 }
 
 /** One request the simulator received on its completion endpoint, as it saw and answered it. */
@@ -222,6 +227,7 @@ class Simulator {
   readonly dialect: Dialect;
   readonly #route: string;
   readonly #fim: boolean;
+  readonly #writeOn: boolean;
   readonly #active = new Set<Exchange>();
   readonly #cache = new PrefixCache();
   readonly #slot = new SlotCache();
@@ -244,6 +250,7 @@ class Simulator {
     this.dialect = DIALECT_BY_NAME[name];
     this.#route = this.dialect.basePath + this.dialect.endpoint;
     this.#fim = options.fim ?? true;
+    this.#writeOn = options.writeOn ?? false;
     this.#apiKey = options.apiKey;
     this.#latencyMs = milliseconds("latencyMs", options.latencyMs, 0);
     this.#tokenMs = milliseconds("tokenMs", options.tokenMs, 0);
@@ -400,6 +407,7 @@ class Simulator {
       maxTokens: request.maxTokens,
       stop: request.stop,
       promptTokens,
+      writeOn: this.#writeOn,
     });
     return {
       id: randomUUID(),

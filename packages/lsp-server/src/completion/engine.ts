@@ -9,6 +9,7 @@ import type { UpstreamHealth } from "../upstream/health.js";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import { type Anchor, anchorAt, typedSince } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { hotStreak } from "./hot-streak.js";
 import { LatencyWindow } from "./latency-window.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
@@ -76,6 +77,8 @@ const FIRST_TOKEN_SAMPLES = 50;
 interface DocState {
   waiters: Map<RequestKind, Slot>;
   stream: SharedStream | undefined;
+  /** Where (and at which version of the document) the last upstream request found nothing to suggest. */
+  empty: { version: number; line: number; character: number } | undefined;
 }
 
 /**
@@ -133,7 +136,8 @@ export class CompletionEngine {
     });
 
     const invoked = trigger === "invoked";
-    const wait = this.#pacing.arrived(uri, kind, started, invoked);
+    // A prefetch is not typing: it neither counts in the cadence nor waits for it.
+    const wait = trigger === "prefetch" ? 0 : this.#pacing.arrived(uri, kind, started, invoked);
     this.#run(slot, state, doc, here, started, wait, invoked).catch((error: unknown) => {
       this.options.log.error(`completion failed: ${String(error)}`);
       slot.resolve(none("error"));
@@ -154,6 +158,10 @@ export class CompletionEngine {
       running.stale = true;
       running.abort("superseded");
     }
+    // A suggestion accepted (or typed to its end) with nothing remembered past it: ask for the next one now.
+    const doc = this.options.documents.get(uri);
+    const end = doc && this.options.settings().prefetch ? this.#memory.acceptedEnd(doc) : undefined;
+    if (end) void this.complete(uri, end, undefined, "inline", "prefetch");
   }
 
   /** Forget a closed document: abort its upstream request and answer its waiting requests. */
@@ -202,7 +210,7 @@ export class CompletionEngine {
         position: here,
         source,
         latencyMs: performance.now() - started,
-        ...(stream?.upstreamMs !== undefined ? { upstreamMs: stream.upstreamMs } : {}),
+        ...(stream?.settledMs !== undefined ? { upstreamMs: stream.settledMs } : {}),
         ...(stream?.usage ? { usage: stream.usage } : {}),
         ...(stream?.context ? { context: stream.context } : {}),
         suggestion,
@@ -211,6 +219,15 @@ export class CompletionEngine {
 
     const remembered = this.#memory.serve(doc, anchor);
     if (remembered) return answer("memory", remembered.result, remembered.suggestion);
+    // The same text, the same place: the model found nothing here a moment ago. Only the user asks again.
+    const { empty } = state;
+    if (
+      !invoked &&
+      empty?.version === doc.version &&
+      empty.line === here.line &&
+      empty.character === here.character
+    )
+      return slot.resolve(none("empty"));
 
     // A request already streaming for this document may start with what was typed since: follow it.
     let shared = await this.#share(slot, state, doc, anchor);
@@ -277,7 +294,7 @@ export class CompletionEngine {
     void stream.done.then(release);
     await stream.follow(slot);
     if (slot.settled) return;
-    const result = await stream.done;
+    const result = await stream.settled;
     return result && stream.suggestion
       ? answer("upstream", result, stream.suggestion, stream)
       : slot.resolve(none("empty"));
@@ -324,7 +341,13 @@ export class CompletionEngine {
     }
     await following;
     if (slot.settled) return { kind: "none" };
-    const served = this.#memory.serve(doc, here);
+    let served = this.#memory.serve(doc, here);
+    if (!served && running.continuing) {
+      // Past its suggestion (accepted, or typed to its end): the hot streak it is still reading is the next one.
+      await Promise.race([running.done, slot.promise]);
+      if (slot.settled) return { kind: "none" };
+      served = this.#memory.serve(doc, here);
+    }
     if (served) return { kind: "served", ...served };
     if (state.stream === running) running.dropIfUnfollowed("superseded");
     return { kind: "diverged" };
@@ -370,10 +393,19 @@ export class CompletionEngine {
       this.options.streamSingleLines,
     );
     if (!built) return undefined;
+    const version = doc.version;
     const counted = this.options.onUpstream?.(doc.uri);
+    const { hotStreak: streak, maxTokens } = this.options.settings();
     const stream: SharedStream = new SharedStream(
       upstream,
-      { uri: doc.uri, anchor, ...built, context: context.figures },
+      {
+        uri: doc.uri,
+        anchor,
+        ...built,
+        context: context.figures,
+        // Read on past the block shown, within the request's own budget.
+        streakTokens: Math.min(streak.maxTokens, maxTokens),
+      },
       {
         onSuccess: () => health.success(),
         onFailure: (error) => {
@@ -383,6 +415,8 @@ export class CompletionEngine {
         },
         onEnd: (end) => {
           if (state.stream === stream) state.stream = undefined;
+          if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
+            state.empty = { version, line: here.line, character: here.character };
           counted?.(end);
           log.debug(describeEnd(end, stream));
         },
@@ -390,6 +424,9 @@ export class CompletionEngine {
           if (!stream.stale) this.#memory.remember(suggestion);
         },
         onFirstText: (ms) => this.#firstToken.add(ms),
+        onStreak: (raw, suggestion) => {
+          if (!stream.stale) this.#memory.extend(suggestion, hotStreak(raw, suggestion, stream.ctx));
+        },
       },
     );
     state.stream = stream;
@@ -399,7 +436,7 @@ export class CompletionEngine {
   #state(uri: string): DocState {
     let state = this.#states.get(uri);
     if (!state) {
-      state = { waiters: new Map(), stream: undefined };
+      state = { waiters: new Map(), stream: undefined, empty: undefined };
       this.#states.set(uri, state);
     }
     return state;
