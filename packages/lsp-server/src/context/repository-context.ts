@@ -155,6 +155,7 @@ export class RepositoryContext {
       this.workspace,
       (path) => this.#sources.readText(path),
       (dir) => this.#sources.subdirectories(dir),
+      (dir) => this.#sources.list(dir),
     );
   }
 
@@ -287,7 +288,7 @@ export class RepositoryContext {
     if (!doc || !path || !support || !this.options.settings().enabled) return;
     try {
       const { imports } = this.#parseCurrent(doc, { line: 0, character: 0 }, support, path);
-      const env = await this.#env.for(path);
+      const env = await this.#env.for(path, support.family);
       for (const statement of imports) {
         for (const candidate of support.candidates(statement.specifier, path, env)) {
           if (candidate.endsWith("/")) break;
@@ -369,7 +370,7 @@ export class RepositoryContext {
         .filter((name) => !near.has(name) && !name.includes("."))
         .slice(0, MAX_AHEAD)
         .map((name) => ({ name, distance: AHEAD_DISTANCE }));
-      const env = await this.#env.for(path);
+      const env = await this.#env.for(path, support.family);
       const found: FoundDeclaration[] = await findDeclarations(
         support,
         current,
@@ -686,8 +687,9 @@ function supportOf(doc: OpenDocument): LanguageSupport | undefined {
 /** Parse a file of a known family; undefined for the others. */
 function parseFile(path: string, text: string, languageId?: string): ParsedModule | undefined {
   const family = familyOf(languageId, path);
-  if (!family) return undefined;
-  return { path, ...supportFor(family).parse(text) };
+  const support = family && supportFor(family);
+  if (!support) return undefined;
+  return { path, ...support.parse(text) };
 }
 
 /** The local names a file's imports bind (a dotted Python binding also by its first name), and where they end. */

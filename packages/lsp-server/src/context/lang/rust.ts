@@ -287,6 +287,16 @@ function rustCandidates(specifier: string, fromFile: string, env: ResolveEnv): s
     dir = crateRoot;
     segments.shift();
   } else {
+    // Another crate of the workspace by name (`use grep_matcher::Matcher`, a crate's own name in its tests).
+    const other = env.crates?.get(segments[0]!);
+    if (other && segments[0] !== "self" && segments[0] !== "super") {
+      const local = rustCandidates(`self::${specifier}`, fromFile, { ...env, crates: new Map() });
+      const crateSrc = path.dirname(other.root);
+      const rest = segments.slice(1);
+      if (rest.length === 0) return [...local, other.root];
+      const base = path.join(crateSrc, ...rest);
+      return [...local, `${base}.rs`, path.join(base, "mod.rs")];
+    }
     dir = moduleDir(fromFile);
     if (segments[0] === "self") segments.shift();
     while (segments[0] === "super") {
