@@ -198,7 +198,10 @@ export class ProjectEnv {
     for (const { dir, manifest } of manifests) {
       const excluded = new Set(manifest.exclude.map((e) => join(dir, e)));
       for (const member of manifest.members) {
-        for (const memberDir of await this.#expand(dir, member.split("/").filter((p) => p !== "" && p !== ".")))
+        for (const memberDir of await this.#expand(
+          dir,
+          member.split("/").filter((p) => p !== "" && p !== "."),
+        ))
           if (!excluded.has(memberDir)) await readCrate(memberDir);
       }
       for (const [name, depDir] of manifest.pathDependencies) {
@@ -289,7 +292,8 @@ export class ProjectEnv {
         return env;
       }
       case "elixir": {
-        for (const at of levels) if ((await this.#read(join(at, "mix.exs"))) !== undefined) return { ...env, mixDir: at };
+        for (const at of levels)
+          if ((await this.#read(join(at, "mix.exs"))) !== undefined) return { ...env, mixDir: at };
         return env;
       }
       case "ocaml": {
@@ -298,9 +302,11 @@ export class ProjectEnv {
           const libraries = new Map<string, string>();
           const visit = async (d: string, depth: number): Promise<void> => {
             const dune = await this.#read(join(d, "dune"));
-            if (dune !== undefined) for (const name of duneLibraryNames(dune)) if (!libraries.has(name)) libraries.set(name, d);
+            if (dune !== undefined)
+              for (const name of duneLibraryNames(dune)) if (!libraries.has(name)) libraries.set(name, d);
             if (depth >= MAX_DUNE_DEPTH) return;
-            for (const name of await this.subdirectories(d)) if (name !== "_build") await visit(join(d, name), depth + 1);
+            for (const name of await this.subdirectories(d))
+              if (name !== "_build") await visit(join(d, name), depth + 1);
           };
           await visit(at, 0);
           return libraries.size > 0 ? { ...env, duneLibraries: libraries } : env;

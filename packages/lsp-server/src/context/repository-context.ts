@@ -21,6 +21,7 @@ import {
 import { SourceCache } from "./source-cache.js";
 import type {
   Declaration,
+  Family,
   FoundDeclaration,
   LanguageSupport,
   ModuleHost,
@@ -28,6 +29,7 @@ import type {
   Reference,
 } from "./types.js";
 import { uriToPath, Workspace } from "./workspace.js";
+import { WorkspaceSymbols } from "./workspace-symbols.js";
 
 /** Lines before the cursor searched for names to declare. */
 const REFERENCE_LINES = 40;
@@ -63,6 +65,18 @@ const SIMILAR_PER_FILE = 2;
 const SIMILAR_MIN_SCORE = 0.1;
 /** Open documents whose windows are indexed at most (the most recently used ones). */
 const INDEXED_DOCUMENTS_MAX = 100;
+/**
+ * Names looked up in the workspace symbol index at most per choice, nearest first: those no import resolved (C#
+ * always; every family as a fallback for names no import binds).
+ */
+const MAX_INDEX_NAMES = 6;
+/**
+ * Families whose files use other files' names of any case without naming them (C's headers, Swift's module,
+ * Ruby's and PHP's autoloading, OCaml's modules, Bash's sourced functions): there the index is asked for every
+ * name nothing found; elsewhere only for capitalised ones (a class, a type), since a lower-case name no import
+ * binds is most often a local variable.
+ */
+const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", "php", "ocaml", "bash"]);
 /** A reused block's files are re-checked on disk at most this often, in ms (the source cache's own period). */
 const RECHECK_MS = 2000;
 /** Time allowed for a document's index to be rebuilt after an edit, ms (off the request path). */
@@ -130,6 +144,7 @@ export class RepositoryContext {
   readonly #ignore: IgnoreRules;
   readonly #sources: SourceCache<ParsedModule>;
   readonly #env: ProjectEnv;
+  readonly #symbols: WorkspaceSymbols;
   readonly #recent = new RecentEdits();
   readonly #states = new Map<string, DocState>();
   readonly #pending = new Map<string, Promise<ContextResult>>();
@@ -157,6 +172,19 @@ export class RepositoryContext {
       (dir) => this.#sources.subdirectories(dir),
       (dir) => this.#sources.list(dir),
     );
+    this.#symbols = new WorkspaceSymbols({
+      workspace: this.workspace,
+      files: this.#sources,
+      outline: (path, text) => {
+        const family = familyOf(undefined, path);
+        const support = family && supportFor(family);
+        return support ? { family: support.family, outline: support.parse(text).outline } : undefined;
+      },
+      indexable: (path) => {
+        const family = familyOf(undefined, path);
+        return family !== undefined && supportFor(family) !== undefined;
+      },
+    });
   }
 
   /**
@@ -222,6 +250,7 @@ export class RepositoryContext {
   didSave(uri: string): void {
     const path = uriToPath(uri);
     if (path) this.#sources.invalidate(path);
+    if (path) this.#symbols.fileChanged(path);
     this.#sourceChanged(uri);
   }
 
@@ -247,11 +276,13 @@ export class RepositoryContext {
       if (IgnoreRules.isIgnoreFile(path)) {
         this.#ignore.invalidate(path);
         this.#sources.clear();
+        this.#symbols.clear();
         this.#invalidateAll("source");
         continue;
       }
       this.#env.invalidate(path);
       this.#sources.invalidate(path);
+      this.#symbols.fileChanged(path);
       this.#sourceChanged(uri);
     }
   }
@@ -259,6 +290,7 @@ export class RepositoryContext {
   /** The workspace folders changed: nothing read so far is known to be allowed any more. */
   foldersChanged(): void {
     this.#sources.clear();
+    this.#symbols.clear();
     this.#env.invalidate();
     this.#invalidateAll("source");
   }
@@ -266,6 +298,7 @@ export class RepositoryContext {
   /** Stop background work (shutdown). */
   dispose(): void {
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
+    this.#symbols.dispose();
   }
 
   /**
@@ -384,6 +417,9 @@ export class RepositoryContext {
       found.push(...(await this.#openDeclarations(doc, support, references, imported, found, sources)));
       // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order).
       found.sort((a, b) => a.reference.distance - b.reference.distance);
+      // Then what the workspace symbol index finds for the names no import resolved.
+      this.#symbols.want();
+      found.push(...(await this.#indexDeclarations(support, current, references, imported, found, sources)));
       for (const { path: declPath, declaration } of found) {
         const rel = this.workspace.relative(declPath);
         if (rel === undefined) continue;
@@ -469,6 +505,48 @@ export class RepositoryContext {
       if (wanted.size === 0) break;
     }
     return out;
+  }
+
+  /**
+   * Declarations the workspace symbol index finds (nearest files first) for the references near the cursor that
+   * nothing found: every one in C# (whose `using`s name namespaces, not files), and in the other families those no
+   * import binds and the file does not declare (a Java class of the same package, a C macro, a Ruby constant).
+   */
+  #indexDeclarations(
+    support: LanguageSupport,
+    current: ParsedModule,
+    references: readonly Reference[],
+    imported: ReadonlySet<string>,
+    found: readonly FoundDeclaration[],
+    sources: Set<string>,
+  ): Promise<FoundDeclaration[]> {
+    const have = new Set(found.map((f) => f.reference.name));
+    const local = new Set(current.outline.declarations.map((d) => d.name));
+    const wanted = references.filter(
+      (ref) =>
+        !have.has(ref.name) &&
+        !local.has(ref.name) &&
+        (support.family === "csharp" ||
+          (!imported.has(ref.name) && (GLOBAL_NAMES.has(support.family) || /^\p{Lu}/u.test(ref.name)))),
+    );
+    if (wanted.length === 0) return Promise.resolve([]);
+    const open = new Set<string>();
+    for (const doc of this.options.documents.all()) {
+      const path = uriToPath(doc.uri);
+      if (path) open.add(path);
+    }
+    return this.#symbols.declarations(
+      wanted,
+      {
+        path: current.path,
+        family: support.family,
+        ...(current.outline.package !== undefined ? { package: current.outline.package } : {}),
+        open,
+        recent: this.#recent.paths(),
+      },
+      this.#host(sources),
+      MAX_INDEX_NAMES,
+    );
   }
 
   /** The exported top-level declarations of an open document by name (parsed once per version). */
@@ -585,9 +663,14 @@ export class RepositoryContext {
       const doc = this.options.documents.get(uri);
       if (!doc) return;
       if (this.#indexes.get(uri)?.version !== doc.version) this.#rebuildIndex(doc);
-      // Its declarations too, so that a request from another document finds them parsed.
+      // Its declarations too, so that a request from another document finds them parsed (and the index sees them).
       const path = uriToPath(uri);
-      if (path && supportOf(doc)) this.#openNames(doc, path);
+      const support = supportOf(doc);
+      if (path && support) {
+        this.#openNames(doc, path);
+        const module = this.#parsedOpen.get(uri)?.module;
+        if (module) this.#symbols.parsed(path, support.family, module.outline);
+      }
     };
     // vscode-jsonrpc reads one message per `setImmediate`: one queued now runs before the next message.
     if (delayMs <= 0) {
@@ -656,6 +739,7 @@ export class RepositoryContext {
     if (exclude.join("\n") === this.#exclude.join("\n")) return;
     this.#exclude = exclude;
     this.#sources.clear();
+    this.#symbols.clear();
     this.#invalidateAll("settings");
   }
 

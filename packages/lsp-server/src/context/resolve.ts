@@ -58,7 +58,6 @@ function shows(container: Declaration, member: Declaration): boolean {
   return line !== undefined && container.snippet.includes(line);
 }
 
-
 /** One call's state: what the host returned, how many files it cost. */
 class Resolution {
   private readonly modules = new Map<string, Promise<ParsedModule | undefined>>();

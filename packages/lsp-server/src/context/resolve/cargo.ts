@@ -43,7 +43,12 @@ export function parseCargoManifest(text: string, dir: string): CargoManifest {
   const root = path.resolve(dir, typeof lib?.path === "string" ? lib.path : "src/lib.rs");
   const workspace = table(doc.workspace);
   const pathDependencies = new Map<string, string>();
-  const tables = [doc.dependencies, doc["dev-dependencies"], doc["build-dependencies"], workspace?.dependencies];
+  const tables = [
+    doc.dependencies,
+    doc["dev-dependencies"],
+    doc["build-dependencies"],
+    workspace?.dependencies,
+  ];
   for (const target of Object.values(table(doc.target) ?? {})) {
     const t = table(target);
     tables.push(t?.dependencies, t?.["dev-dependencies"]);

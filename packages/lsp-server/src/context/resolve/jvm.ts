@@ -14,7 +14,11 @@ const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 function extensionsOf(fromFile: string): readonly string[] {
   const ext = path.extname(fromFile);
-  return ext === ".kt" || ext === ".kts" ? EXTENSIONS.kotlin! : ext === ".scala" ? EXTENSIONS.scala! : EXTENSIONS.java!;
+  return ext === ".kt" || ext === ".kts"
+    ? EXTENSIONS.kotlin!
+    : ext === ".scala"
+      ? EXTENSIONS.scala!
+      : EXTENSIONS.java!;
 }
 
 function segmentsOf(name: string): string[] | undefined {
@@ -39,7 +43,8 @@ export function jvmCandidates(specifier: string, fromFile: string, env: ResolveE
       for (const ext of exts) out.push(`${path.join(root, ...segments.slice(0, -1))}${ext}`);
   }
   for (const root of roots) out.push(`${path.join(root, ...segments)}/`);
-  if (segments.length > 1) for (const root of roots) out.push(`${path.join(root, ...segments.slice(0, -1))}/`);
+  if (segments.length > 1)
+    for (const root of roots) out.push(`${path.join(root, ...segments.slice(0, -1))}/`);
   return [...new Set(out)];
 }
 
@@ -56,7 +61,8 @@ export function packageRoot(file: string, pkg: string): string | undefined {
 /** The environment with the importing file's own source root (from its `package` line) first. */
 export function jvmEnvironment(from: ParsedModule, env: ResolveEnv): ResolveEnv {
   const pkg = from.outline.package;
-  const root = pkg === undefined ? (env.sourceRoots ? undefined : path.dirname(from.path)) : packageRoot(from.path, pkg);
+  const root =
+    pkg === undefined ? (env.sourceRoots ? undefined : path.dirname(from.path)) : packageRoot(from.path, pkg);
   if (root === undefined || env.sourceRoots?.includes(root)) return env;
   return { ...env, sourceRoots: [root, ...(env.sourceRoots ?? [])] };
 }
@@ -92,7 +98,13 @@ export function jvmPackageFile(fileName: string): boolean {
 /** Families resolved by this module (one index group: a Kotlin file may use a Java class). */
 export const JVM_FAMILIES: readonly Family[] = ["java", "kotlin", "scala"];
 
-const MAVEN_DEFAULTS = ["src/main/java", "src/main/kotlin", "src/main/scala", "src/test/java", "src/test/kotlin"];
+const MAVEN_DEFAULTS = [
+  "src/main/java",
+  "src/main/kotlin",
+  "src/main/scala",
+  "src/test/java",
+  "src/test/kotlin",
+];
 const GRADLE_DEFAULTS = [
   "src/main/java",
   "src/main/kotlin",
@@ -110,7 +122,9 @@ function absolute(dir: string, rel: string): string {
 /** Source roots of a `pom.xml`: `<sourceDirectory>`, `<testSourceDirectory>`, then Maven's defaults. */
 export function mavenSourceRoots(text: string, dir: string): string[] {
   const configured: string[] = [];
-  for (const match of text.matchAll(/<(?:test)?[sS]ourceDirectory>\s*([^<]+?)\s*<\/(?:test)?[sS]ourceDirectory>/g))
+  for (const match of text.matchAll(
+    /<(?:test)?[sS]ourceDirectory>\s*([^<]+?)\s*<\/(?:test)?[sS]ourceDirectory>/g,
+  ))
     configured.push(absolute(dir, match[1]!));
   return [...new Set([...configured, ...MAVEN_DEFAULTS.map((d) => path.join(dir, d))])];
 }
@@ -127,7 +141,9 @@ export function gradleSourceRoots(text: string, dir: string): string[] {
 /** Source roots of a `build.sbt`: `scalaSource`/`javaSource` set from `baseDirectory.value / "…"`, then sbt's defaults. */
 export function sbtSourceRoots(text: string, dir: string): string[] {
   const configured: string[] = [];
-  for (const match of text.matchAll(/\b(?:scala|java)Source\b[^\n]*?baseDirectory\.value((?:\s*\/\s*"[^"\n]+")+)/g)) {
+  for (const match of text.matchAll(
+    /\b(?:scala|java)Source\b[^\n]*?baseDirectory\.value((?:\s*\/\s*"[^"\n]+")+)/g,
+  )) {
     const parts = [...match[1]!.matchAll(/"([^"\n]+)"/g)].map((m) => m[1]!);
     configured.push(path.resolve(dir, ...parts));
   }

@@ -59,12 +59,18 @@ export function composerPsr4(text: string, dir: string): Array<{ prefix: string;
   const out: Array<{ prefix: string; dirs: string[] }> = [];
   for (const key of ["autoload", "autoload-dev"]) {
     const section = (manifest as Record<string, unknown>)[key];
-    const map = typeof section === "object" && section !== null ? (section as Record<string, unknown>)["psr-4"] : undefined;
+    const map =
+      typeof section === "object" && section !== null
+        ? (section as Record<string, unknown>)["psr-4"]
+        : undefined;
     if (typeof map !== "object" || map === null) continue;
     for (const [rawPrefix, value] of Object.entries(map as Record<string, unknown>)) {
-      const targets = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string");
+      const targets = (Array.isArray(value) ? value : [value]).filter(
+        (v): v is string => typeof v === "string",
+      );
       if (targets.length === 0) continue;
-      const prefix = rawPrefix === "" || rawPrefix.endsWith("\\") ? rawPrefix.replace(/^\\/, "") : `${rawPrefix}\\`;
+      const prefix =
+        rawPrefix === "" || rawPrefix.endsWith("\\") ? rawPrefix.replace(/^\\/, "") : `${rawPrefix}\\`;
       out.push({ prefix, dirs: targets.map((t) => path.resolve(dir, t)) });
     }
   }

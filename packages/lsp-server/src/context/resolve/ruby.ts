@@ -46,7 +46,11 @@ export function underscore(name: string): string {
 export function rubyImplicit(name: string, from: ParsedModule, env: ResolveEnv): ImplicitCandidate[] {
   if (!/^[A-Z][A-Za-z0-9_]*$/.test(name)) return [];
   const file = `${underscore(name)}.rb`;
-  const dirs = [path.dirname(from.path), ...AUTOLOAD_DIRS.map((d) => path.join(env.root, d)), ...(env.rubyLoadPath ?? [])];
+  const dirs = [
+    path.dirname(from.path),
+    ...AUTOLOAD_DIRS.map((d) => path.join(env.root, d)),
+    ...(env.rubyLoadPath ?? []),
+  ];
   return [...new Set(dirs.map((d) => path.join(d, file)))].map((p) => ({ path: p }));
 }
 

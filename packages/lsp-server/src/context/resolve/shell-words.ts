@@ -13,7 +13,8 @@ export function shellWords(command: string): string[] {
       else word += c;
     } else if (quote === '"') {
       if (c === '"') quote = undefined;
-      else if (c === "\\" && i + 1 < command.length && '"\\$`'.includes(command[i + 1]!)) word += command[++i];
+      else if (c === "\\" && i + 1 < command.length && '"\\$`'.includes(command[i + 1]!))
+        word += command[++i];
       else word += c;
     } else if (c === "'" || c === '"') {
       quote = c;

@@ -13,7 +13,8 @@ export function swiftCandidates(specifier: string, _fromFile: string, env: Resol
 export function swiftImplicit(_name: string, from: ParsedModule, env: ResolveEnv): ImplicitCandidate[] {
   const dir = path.dirname(from.path);
   const out = [`${dir}/`];
-  for (const target of env.swiftTargets?.values() ?? []) if (contains(target, from.path)) out.push(`${target}/`);
+  for (const target of env.swiftTargets?.values() ?? [])
+    if (contains(target, from.path)) out.push(`${target}/`);
   return [...new Set(out)].map((p) => ({ path: p }));
 }
 
