@@ -96,6 +96,7 @@ export class WorkspaceSymbols {
   /** A file changed, was created or deleted on disk, or was saved: index it again (once the index exists). */
   fileChanged(path: string): void {
     if (this.#state === "idle" || !this.options.indexable(path)) return;
+    if (!this.options.workspace.folderOf(path)) return;
     const generation = this.#generation;
     void this.options.files.readText(path).then(
       (text) => {
