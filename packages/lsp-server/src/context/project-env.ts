@@ -167,11 +167,13 @@ export class ProjectEnv {
       if (at === root || !folder || dirname(at) === at) break;
     }
     const crates = manifests.length > 0 ? await this.#crates(manifests) : undefined;
+    const crateRoots = manifests[0]?.manifest.roots;
     return {
       root,
       ...(tsconfig ? { tsconfig } : {}),
       ...(goModule ? { goModule } : {}),
       ...(crateDir !== undefined ? { crateDir } : {}),
+      ...(crateRoots && crateRoots.length > 0 ? { crateRoots } : {}),
       ...(packages && packages.size > 0 ? { packages } : {}),
       ...(crates && crates.size > 0 ? { crates } : {}),
     };

@@ -358,11 +358,17 @@ export class RepositoryContext {
     if (support && state.imported.size > 0) {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
-      const line = withoutTypedName(doc.buffer.lineAt(position.line).slice(0, position.character));
+      const typed = doc.buffer.lineAt(position.line).slice(0, position.character);
+      const line = withoutTypedName(typed);
       const preceding = linesOf(doc, Math.max(0, position.line - PRECEDING_LINES_CHECK), position.line);
-      for (const ref of support.references([line], preceding)) {
+      for (const ref of support.references([line], preceding, state.imported)) {
         if (state.imported.has(ref.name) && !state.tried.has(referenceKey(ref))) return "name";
       }
+      // The word at the cursor once it spells a whole imported name (`ctx = RenderContext`, the `(` not typed
+      // yet): a prefix on the way (`Render`) binds nothing, so this fires once per name, not per keystroke.
+      const word = typed.slice(line.length);
+      if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(word) && state.imported.has(word) && !state.tried.has(word))
+        return "name";
     }
     return undefined;
   }
@@ -396,7 +402,7 @@ export class RepositoryContext {
       for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
       lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
       const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
-      const references = support.references(lines, preceding);
+      const references = support.references(lines, preceding, imported);
       for (const ref of references) tried.add(referenceKey(ref));
       const near = new Set(references.map((ref) => ref.name));
       ahead = [...imported]
@@ -582,10 +588,20 @@ export class RepositoryContext {
       head = support.parse(linesOf(doc, 0, end));
     }
     const nearStart = Math.max(end, position.line - REFERENCE_LINES);
-    if (nearStart > position.line) return { path, ...head };
+    // Imports between the head and the lines near the cursor (Python's inside a function or an `if __name__`
+    // block, Rust's in a `mod tests`): from the whole document's parse, made off the request path after its last
+    // edit (a parse of the lines in between would start mid-statement, or inside a string).
+    const whole = this.#parsedOpen.get(doc.uri)?.module;
+    // Those near the cursor too: a slice that starts inside a block (`mod tests {`) hides them from its own parse.
+    const between = (whole?.imports ?? []).filter((s) => s.line >= end && s.line <= position.line);
+    if (nearStart > position.line)
+      return { path, imports: [...head.imports, ...between], outline: head.outline };
     const near = support.parse(linesOf(doc, nearStart, position.line + 1));
-    const shifted = near.imports.map((statement) => ({ ...statement, line: statement.line + nearStart }));
-    return { path, imports: [...head.imports, ...shifted], outline: head.outline };
+    const known = new Set(between.map((s) => `${s.line}\0${s.specifier}`));
+    const shifted = near.imports
+      .map((statement) => ({ ...statement, line: statement.line + nearStart }))
+      .filter((s) => !known.has(`${s.line}\0${s.specifier}`));
+    return { path, imports: [...head.imports, ...between, ...shifted], outline: head.outline };
   }
 
   /**

@@ -189,8 +189,13 @@ export interface ResolveEnv {
   readonly tsconfig?: TsconfigPaths;
   /** The nearest `go.mod`: its module path and directory. */
   readonly goModule?: { readonly path: string; readonly dir: string };
-  /** The nearest `Cargo.toml`'s directory (Rust `crate::` paths start at its `src/`). */
+  /** The nearest `Cargo.toml`'s directory (Rust `crate::` paths start at its `src/`, unless `crateRoots` say). */
   readonly crateDir?: string;
+  /**
+   * The crate roots of the nearest `Cargo.toml` (absolute: `[lib] path`, `[[bin]] path`s, `src/main.rs`): `crate::`
+   * starts in the folder of the one that holds the file (a binary at `crates/core/main.rs` has its modules there).
+   */
+  readonly crateRoots?: readonly string[];
   /** The workspace's own packages by name (a monorepo's `@scope/pkg`), when the project declares workspaces. */
   readonly packages?: ReadonlyMap<string, WorkspacePackage>;
   /**
@@ -267,9 +272,11 @@ export interface LanguageSupport {
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
    * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the
    * language's keywords are skipped. `preceding` is the text before the first line (or some of it): only read to
-   * know whether the lines start inside a comment or a string, never searched for names. Default `""`.
+   * know whether the lines start inside a comment or a string, never searched for names. Default `""`. `bound`: the
+   * local names the file's imports bind; a builtin the file binds itself (Python's `from rich import print`) is then
+   * a reference.
    */
-  references(lines: readonly string[], preceding?: string): Reference[];
+  references(lines: readonly string[], preceding?: string, bound?: ReadonlySet<string>): Reference[];
   /**
    * Absolute paths a specifier may name, most likely first; a path ending in `/` is a directory (a Go package).
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.

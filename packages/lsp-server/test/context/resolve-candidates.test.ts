@@ -283,10 +283,12 @@ describe("project files", () => {
       "/w/cli",
     );
     expect(manifest.crate).toEqual({ name: "grep_cli", root: "/w/cli/src/cli.rs" });
+    expect(manifest.roots).toEqual(["/w/cli/src/cli.rs", "/w/cli/src/main.rs"]);
     expect(manifest.members).toEqual(["crates/*"]);
     expect(manifest.exclude).toEqual(["x"]);
     expect([...manifest.pathDependencies]).toEqual([["grep_matcher", "/w/matcher"]]);
     expect(parseCargoManifest("[package\nname=", "/w")).toEqual({
+      roots: [],
       members: [],
       exclude: [],
       pathDependencies: new Map(),

@@ -153,19 +153,23 @@ function setUp(options: { maxFiles?: number } = {}) {
     mayUse: (path) => cache.mayUse(path),
   };
   const slices: Array<() => void> = [];
+  let wake: (() => void) | undefined;
   const symbols = new WorkspaceSymbols({
     workspace,
     files,
     outline: (path, text) =>
       path.endsWith(".py") ? { family: "python", outline: python.parse(text).outline } : undefined,
     indexable: (path) => path.endsWith(".py"),
-    defer: (work) => slices.push(work),
+    defer: (work) => {
+      slices.push(work);
+      wake?.();
+    },
     limits: { maxFiles: options.maxFiles ?? 1000, maxEntries: 100_000, maxPerFile: 1000 },
   });
-  /** Run one slice, after the I/O the previous one started has been answered. */
+  /** Run one slice, once the build has asked for it (after the I/O of the previous one), or the build ended. */
   const turn = async (): Promise<boolean> => {
-    for (let i = 0; i < 1000 && slices.length === 0 && symbols.state === "building"; i++)
-      await new Promise((resolve) => setImmediate(resolve));
+    if (slices.length === 0 && symbols.state === "building")
+      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), symbols.whenBuilt()]);
     const work = slices.shift();
     work?.();
     return work !== undefined;
@@ -182,9 +186,9 @@ function setUp(options: { maxFiles?: number } = {}) {
   return { symbols, build, turn, names, asked, cache, slices };
 }
 
-/** Resolves once `check` holds, turning the event loop meanwhile (at most 1000 turns: no clock). */
+/** Resolves once `check` holds, turning the event loop meanwhile (a bound in turns, not in time). */
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 100_000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
   expect(check()).toBe(true);
 }
 

@@ -6,6 +6,11 @@ import { parse } from "smol-toml";
 export interface CargoManifest {
   /** The package's name as code uses it (`-` as `_`), and its crate root (absolute). */
   readonly crate?: { readonly name: string; readonly root: string };
+  /**
+   * The crate roots of the package (absolute): `[lib] path` (default `src/lib.rs`), each `[[bin]] path` and
+   * `src/main.rs`; a `crate::` path starts in the folder of the root that holds the file.
+   */
+  readonly roots: readonly string[];
   /** `[workspace] members`, as written (globs allowed), and `exclude`. */
   readonly members: readonly string[];
   readonly exclude: readonly string[];
@@ -34,7 +39,7 @@ export function parseCargoManifest(text: string, dir: string): CargoManifest {
   try {
     doc = parse(text) as Record<string, unknown>;
   } catch {
-    return { members: [], exclude: [], pathDependencies: new Map() };
+    return { roots: [], members: [], exclude: [], pathDependencies: new Map() };
   }
   const pkg = table(doc.package);
   const lib = table(doc.lib);
@@ -61,8 +66,15 @@ export function parseCargoManifest(text: string, dir: string): CargoManifest {
       pathDependencies.set(crateName(key), path.resolve(dir, s.path));
     }
   }
+  const roots = pkg ? [root, path.join(dir, "src", "main.rs")] : [];
+  if (pkg && Array.isArray(doc.bin))
+    for (const bin of doc.bin) {
+      const b = table(bin);
+      if (typeof b?.path === "string") roots.push(path.resolve(dir, b.path));
+    }
   return {
     ...(name !== undefined && pkg ? { crate: { name: crateName(name), root } } : {}),
+    roots: [...new Set(roots)],
     members: strings(workspace?.members),
     exclude: strings(workspace?.exclude),
     pathDependencies,
