@@ -172,6 +172,29 @@ describe("Rust", () => {
     ]);
   });
 
+  it("resolves `mod util;` of an integration test, an example or a `src/bin/` binary beside it (each a crate root)", async () => {
+    const files = {
+      "/w/tests/waker.rs": "mod util;\nuse util::assert_send;\n",
+      "/w/tests/util/mod.rs": "pub fn assert_send<T: Send>() {}\n",
+      "/w/src/bin/tool.rs": "mod args;\n",
+      "/w/src/bin/args.rs": "pub struct Args;\n",
+    };
+    const host = new VirtualHost(files);
+    const env = { root: "/w", crateDir: "/w" };
+    const found = async (from: string, name: string) =>
+      (await findDeclarations(rust, host.parse(from), [{ name, distance: 0 }], host, env)).map((f) => f.path);
+    expect(await found("/w/tests/waker.rs", "assert_send")).toEqual(["/w/tests/util/mod.rs"]);
+    expect(await found("/w/src/bin/tool.rs", "args")).toEqual([]);
+    const bin = await findDeclarations(
+      rust,
+      host.parse("/w/src/bin/tool.rs"),
+      [{ name: "args", member: "Args", distance: 0 }],
+      host,
+      env,
+    );
+    expect(bin.map((f) => `${f.path}:${f.declaration.name}`)).toEqual(["/w/src/bin/args.rs:Args"]);
+  });
+
   it("keeps the name line of an item whose doc comment is interleaved with long attributes", () => {
     const doc = Array.from({ length: 60 }, (_, i) => `/// line ${i}`).join("\n");
     const text = `${doc}\n#[cfg_attr(feature = "x", doc = "a")]\n${doc}\n#[derive(Copy, Clone)]\npub struct Token(pub usize);\n`;

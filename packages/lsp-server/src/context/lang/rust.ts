@@ -321,10 +321,23 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
+/** Folders whose `.rs` files are each a crate root (Cargo's auto-discovered targets). */
+const CRATE_ROOT_DIRS = new Set(["tests", "examples", "benches"]);
+
 /** The directory of a module file's children: `src/a.rs` → `src/a`; `mod.rs`, `lib.rs`, `main.rs` → their own. */
-function moduleDir(file: string): string {
+function moduleDir(file: string, env?: ResolveEnv): string {
   const base = path.basename(file);
   if (base === "mod.rs" || base === "lib.rs" || base === "main.rs") return path.dirname(file);
+  // Crate roots too: an integration test, an example, a bench, a `src/bin/` binary, a `[[bin]] path`.
+  const dir = path.dirname(file);
+  const crate = env?.crateDir;
+  if (
+    (crate !== undefined &&
+      ((CRATE_ROOT_DIRS.has(path.basename(dir)) && path.dirname(dir) === crate) ||
+        dir === path.join(crate, "src", "bin"))) ||
+    env?.crateRoots?.includes(file)
+  )
+    return dir;
   return path.join(path.dirname(file), path.basename(file, ".rs"));
 }
 
@@ -358,7 +371,7 @@ function rustCandidates(specifier: string, fromFile: string, env: ResolveEnv): s
       const base = path.join(crateSrc, ...rest);
       return [...local, `${base}.rs`, path.join(base, "mod.rs")];
     }
-    dir = moduleDir(fromFile);
+    dir = moduleDir(fromFile, env);
     if (segments[0] === "self") segments.shift();
     while (segments[0] === "super") {
       dir = path.dirname(dir);
