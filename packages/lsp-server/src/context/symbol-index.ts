@@ -70,6 +70,14 @@ const OPEN = 2;
 const RECENT = 3;
 const ELSEWHERE = 4;
 
+/**
+ * A name as a string of its own: a parser's names are slices of the file's text, and V8 keeps the whole text alive
+ * for a slice (of 13 characters or more) that outlives it; the index outlives every file's text.
+ */
+function own(name: string): string {
+  return name.length < 13 ? name : (JSON.parse(JSON.stringify(name)) as string);
+}
+
 /** Folders between two folders: up from one to their common ancestor, then down to the other. */
 function folderDistance(a: string, b: string): number {
   const x = a.split("/");
@@ -85,7 +93,8 @@ function folderDistance(a: string, b: string): number {
  */
 export class SymbolIndex {
   readonly #files = new Map<string, FileRecord>();
-  readonly #byName = new Map<string, Entry[]>();
+  /** A name's one entry, or its entries when several files declare it (most names have one: no array). */
+  readonly #byName = new Map<string, Entry | Entry[]>();
   #entries = 0;
 
   constructor(readonly limits: SymbolIndexLimits) {}
@@ -120,14 +129,18 @@ export class SymbolIndex {
       dir: path.dirname(file),
       group: indexGroup(family),
       package: outline.package,
-      names: declarations.map((d) => d.name),
+      names: [],
     };
     this.#files.set(file, record);
+    const names = record.names as string[];
     for (const d of declarations) {
       const entry: Entry = { file: record, nameLine: d.nameLine, kind: d.kind, exported: d.exported };
-      const list = this.#byName.get(d.name);
-      if (list) list.push(entry);
-      else this.#byName.set(d.name, [entry]);
+      const name = own(d.name);
+      names.push(name);
+      const known = this.#byName.get(name);
+      if (known === undefined) this.#byName.set(name, entry);
+      else if (Array.isArray(known)) known.push(entry);
+      else this.#byName.set(name, [known, entry]);
     }
     this.#entries += declarations.length;
     return true;
@@ -139,12 +152,13 @@ export class SymbolIndex {
     if (!record) return;
     this.#files.delete(file);
     for (const name of new Set(record.names)) {
-      const list = this.#byName.get(name);
-      if (!list) continue;
+      const known = this.#byName.get(name);
+      if (known === undefined) continue;
+      const list = Array.isArray(known) ? known : [known];
       const kept = list.filter((e) => e.file !== record);
       this.#entries -= list.length - kept.length;
       if (kept.length === 0) this.#byName.delete(name);
-      else this.#byName.set(name, kept);
+      else this.#byName.set(name, kept.length === 1 ? kept[0]! : kept);
     }
   }
 
@@ -161,8 +175,9 @@ export class SymbolIndex {
    * within a tier, then by path (a stable order: the same question gets the same answer). At most `max`.
    */
   lookup(name: string, near: Nearness, max: number): SymbolHit[] {
-    const list = this.#byName.get(name);
-    if (!list) return [];
+    const known = this.#byName.get(name);
+    if (known === undefined) return [];
+    const list = Array.isArray(known) ? known : [known];
     const group = indexGroup(near.family);
     const dir = path.dirname(near.path);
     const ranked: Array<{ entry: Entry; tier: number; distance: number }> = [];
