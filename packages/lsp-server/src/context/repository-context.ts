@@ -210,6 +210,8 @@ export class RepositoryContext {
     // A name typed near the cursor only adds its declaration: the block grows at its end, and what the prompt
     // cache holds of it stays valid.
     const extend = reason === "name" ? state : undefined;
+    // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
+    const release = this.#symbols.hold();
     const computing = this.#choose(doc, position, budgetTokens, settings, extend)
       .then((next) => {
         this.#states.set(doc.uri, next);
@@ -221,7 +223,10 @@ export class RepositoryContext {
         this.options.log.warn(`context: ${error instanceof Error ? error.message : String(error)}`);
         return { block: EMPTY_BLOCK, ms: performance.now() - started, recomputed: true };
       })
-      .finally(() => this.#pending.delete(doc.uri));
+      .finally(() => {
+        release();
+        this.#pending.delete(doc.uri);
+      });
     this.#pending.set(doc.uri, computing);
     return computing;
   }

@@ -62,6 +62,9 @@ export class WorkspaceSymbols {
   #generation = 0;
   #built: Promise<void> = Promise.resolve();
   #bytes = 0;
+  /** Requests choosing their context now: the build waits for none to be left. */
+  #holds = 0;
+  readonly #resume: Array<() => void> = [];
   readonly #defer: (work: () => void) => void;
 
   constructor(private readonly options: WorkspaceSymbolsOptions) {
@@ -86,6 +89,27 @@ export class WorkspaceSymbols {
     this.#built = this.#build(generation).catch(() => {
       // A failed build leaves what it indexed.
     });
+  }
+
+  /**
+   * A request is choosing its context: the build pauses at its next step (a file read and parsed, a folder
+   * listed) until every hold is released, so that it never shares the CPU or the disk with a request. Returns the
+   * release (idempotent).
+   */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0) return;
+      for (const resume of this.#resume.splice(0)) resume();
+    };
+  }
+
+  /** Resolves when no request holds the build. */
+  #unheld(): Promise<void> | undefined {
+    return this.#holds === 0 ? undefined : new Promise((resolve) => this.#resume.push(resolve));
   }
 
   /** Resolves when the current build has finished (or stopped); at once when none runs. */
@@ -173,6 +197,7 @@ export class WorkspaceSymbols {
     let listed = 0;
     while (dirs.length > 0 || pending.length > 0) {
       for (let item = 0; item < SLICE_ITEMS; item++) {
+        await this.#unheld();
         if (generation !== this.#generation) return;
         const file = pending.shift();
         if (file !== undefined) {

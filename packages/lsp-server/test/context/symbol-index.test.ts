@@ -234,6 +234,23 @@ describe("WorkspaceSymbols: the build", () => {
     expect(asked).not.toContain(target);
   });
 
+  it("waits while a request holds it, and goes on when every hold is released", async () => {
+    for (let i = 0; i < 5; i++) write(`m${i}.py`, `class C${i}:\n    pass\n`);
+    const { build, symbols, names } = setUp();
+    const first = symbols.hold();
+    const second = symbols.hold();
+    symbols.want();
+    for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(symbols.index.files).toBe(0);
+    first();
+    first();
+    for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(symbols.index.files).toBe(0);
+    second();
+    await build();
+    expect(names("C4")).toEqual(["m4.py"]);
+  });
+
   it("stops at its file bound", async () => {
     for (let i = 0; i < 20; i++) write(`m${i}.py`, `class C${i}:\n    pass\n`);
     const { build, symbols } = setUp({ maxFiles: 5 });
