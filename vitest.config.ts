@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@infill\/core$/, replacement: src("core") },
       { find: /^@infill\/core\/provider-info$/, replacement: src("core", "providers/info.ts") },
       { find: /^@infill\/core\/usage$/, replacement: src("core", "usage.ts") },
+      { find: /^@infill\/core\/failure$/, replacement: src("core", "failure.ts") },
       { find: /^@infill\/sim$/, replacement: src("sim") },
     ],
   },

@@ -39,7 +39,7 @@ await build({
   minifySyntax: true,
   sourcemap: false,
   legalComments: "none",
-  // `infill-lsp --help` prints the README's environment and settings tables (src/usage.ts).
+  // `infill-lsp --help` prints the README's environment and settings tables (src/help.ts).
   loader: { ".md": "text" },
   // Bundled CommonJS dependencies (vscode-languageserver, undici) still call require().
   banner: {
@@ -51,6 +51,7 @@ await build({
     "@infill/core": fileURLToPath(new URL("../core/src/index.ts", import.meta.url)),
     "@infill/core/provider-info": fileURLToPath(new URL("../core/src/providers/info.ts", import.meta.url)),
     "@infill/core/usage": fileURLToPath(new URL("../core/src/usage.ts", import.meta.url)),
+    "@infill/core/failure": fileURLToPath(new URL("../core/src/failure.ts", import.meta.url)),
     "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
   },
   plugins: [leanUndiciPlugin],

@@ -19,6 +19,7 @@ export {
   UnprocessableEntityError,
   ValidationError,
 } from "./errors.js";
+export { classify, FAILURE_KINDS, type Failure, type FailureKind } from "./failure.js";
 export { DEFAULT_MODEL, MODELS } from "./models.js";
 export { ProviderClient, type ProviderClientOptions } from "./provider-client.js";
 export {

@@ -349,10 +349,9 @@ describe("retries", () => {
       { faults: [{ type: "status", status: 503, retryAfter: "30" }] },
       { timeoutMs: 5_000 },
     );
-    const started = performance.now();
     const error = await rejection(() => client.complete(request));
+    // Not a TimeoutError: it did not sleep until the timeout.
     expect(error).toBeInstanceOf(ServiceUnavailableError);
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -411,7 +410,7 @@ describe("retries", () => {
     controller.abort();
     const error = await rejection(() => call);
     expect(error).toBeInstanceOf(AbortError);
-    expect(performance.now() - started).toBeLessThan(2_000); // the sleep was 5 s
+    expect(performance.now() - started).toBeLessThan(5_000); // before the sleep would have ended
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -488,7 +487,7 @@ describe("streams", () => {
       for await (const _ of client.stream(request)) throw new Error("consumer failed");
     });
     expect(error.message).toBe("consumer failed");
-    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 1_000, "close");
+    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 5_000, "close");
     expect(sim.requests[0]?.aborted).toBe(true);
   });
 
@@ -528,13 +527,12 @@ describe("cancellation and timeouts", () => {
     const controller = new AbortController();
     const call = client.complete(request, { signal: controller.signal });
     await until(() => sim.requests.length === 1, 5_000, "the request reaching the sim");
-    const started = performance.now();
     controller.abort(new Error("user typed"));
     const error = await rejection(() => call);
     expect(error).toBeInstanceOf(AbortError);
+    // Not the answer the server gives after 10 s: the call rejected on the abort.
     expect((error.cause as Error).message).toBe("user typed");
-    expect(performance.now() - started).toBeLessThan(1_000); // the server would answer after 10 s
-    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 1_000, "close");
+    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 5_000, "close");
     expect(sim.requests[0]?.aborted).toBe(true);
     expect(sim.requests).toHaveLength(1);
   });
@@ -551,7 +549,7 @@ describe("cancellation and timeouts", () => {
     });
     expect(error).toBeInstanceOf(AbortError);
     expect(received).toHaveLength(2);
-    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 1_000, "close");
+    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 5_000, "close");
     expect(sim.requests[0]?.aborted).toBe(true);
   });
 
@@ -568,9 +566,9 @@ describe("cancellation and timeouts", () => {
     const error = await rejection(() => client.complete(request));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.message).toBe("request timed out after 300 ms");
+    // Not before the timeout; and not the answer the server gives after 10 s.
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(performance.now() - started).toBeLessThan(3_000); // the server would answer after 10 s
-    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 1_000, "close");
+    await within(sim.requests[0]?.closed ?? Promise.reject(new Error("no request")), 5_000, "close");
     expect(sim.requests[0]?.aborted).toBe(true);
   });
 

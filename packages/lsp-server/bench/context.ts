@@ -7,8 +7,8 @@ import { pathToFileURL } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
 import { assembleBlock } from "../src/context/block.js";
 import { RepositoryContext } from "../src/context/repository-context.js";
-import { Documents } from "../src/documents.js";
-import { defaultSettings } from "../src/settings.js";
+import { Documents } from "../src/documents/documents.js";
+import { defaultSettings } from "../src/settings/settings.js";
 import { cacheHitRatio, Doc, launch, type Position, quantile, report } from "./harness.js";
 import { symbolIndexBench } from "./symbol-index.js";
 

@@ -3,10 +3,10 @@
 // flight is handled when the user types on (streamed vs aborted). Every figure is measured in this run.
 import { ProviderClient } from "@infill/core";
 import { type Sim, startSim } from "@infill/sim";
-import { Documents } from "../src/documents.js";
-import { type Answer, CompletionEngine } from "../src/engine.js";
-import { UpstreamHealth } from "../src/health.js";
-import { defaultSettings, type Settings } from "../src/settings.js";
+import { type Answer, CompletionEngine } from "../src/completion/engine.js";
+import { Documents } from "../src/documents/documents.js";
+import { defaultSettings, type Settings } from "../src/settings/settings.js";
+import { UpstreamHealth } from "../src/upstream/health.js";
 import { Doc, launch, type Position, quantile, report } from "./harness.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
 import { request } from "undici";
-import { Documents } from "../src/documents.js";
-import { buildPromptWindow } from "../src/prompt-window.js";
-import { TextBuffer } from "../src/text-buffer.js";
+import { buildPromptWindow } from "../src/completion/prompt-window.js";
+import { Documents } from "../src/documents/documents.js";
+import { TextBuffer } from "../src/documents/text-buffer.js";
 import { contextBench } from "./context.js";
 import {
   cacheHitRatio,
@@ -21,7 +21,7 @@ import {
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, warmUpBench } from "./resilience.js";
 
-const source = readFileSync(fileURLToPath(new URL("../src/engine.ts", import.meta.url)), "utf8");
+const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
 const cursorOf = (text: string): Position => {
   const lines = text.split("\n");

@@ -10,8 +10,8 @@ import { runInNewContext } from "node:vm";
 import { IgnoreRules } from "../src/context/ignore-rules.js";
 import { python } from "../src/context/lang/index.js";
 import { SourceCache } from "../src/context/source-cache.js";
-import { pathToUri, Workspace } from "../src/context/workspace.js";
 import { INDEX_LIMITS, WorkspaceSymbols } from "../src/context/workspace-symbols.js";
+import { pathToUri, Workspace } from "../src/workspace/workspace.js";
 import { quantile, report } from "./harness.js";
 
 const PACKAGES = 200;

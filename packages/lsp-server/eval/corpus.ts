@@ -35,6 +35,7 @@ const REPOSITORY_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   "@infill/core": ["packages/core/src/index.ts"],
   "@infill/core/provider-info": ["packages/core/src/providers/info.ts"],
   "@infill/core/usage": ["packages/core/src/usage.ts"],
+  "@infill/core/failure": ["packages/core/src/failure.ts"],
   "@infill/sim": ["packages/sim/src/index.ts"],
   "@infill/lsp-server/status": ["packages/lsp-server/src/status.ts"],
 };

@@ -1,6 +1,6 @@
 // One corpus, context off and on: find and sample the holes, drive a server per configuration, account the tokens.
 import { type Sim, startSim } from "@infill/sim";
-import { defaultSettings } from "../src/settings.js";
+import { defaultSettings } from "../src/settings/settings.js";
 import type { Corpus } from "./corpus.js";
 import {
   type Observation,

@@ -1,5 +1,5 @@
 // The figures of one server configuration on one corpus, computed from what the sim received. Pure.
-import { estimateTokens } from "../src/prompt-window.js";
+import { estimateTokens } from "../src/completion/prompt-window.js";
 import type { Observation, Scenario, SentRequest, SessionRun } from "./drive.js";
 import { type Hole, IMPORT_KINDS, type ImportKind } from "./holes.js";
 import type { PromptUsage } from "./usage.js";

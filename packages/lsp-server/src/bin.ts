@@ -1,15 +1,13 @@
-import { SERVER_VERSION, startServer } from "./connection.js";
+import { SERVER_VERSION, startServer } from "./protocol/connection.js";
 
 const args = process.argv.slice(2);
 if (args.includes("--version") || args.includes("-v")) {
   process.stdout.write(`${SERVER_VERSION}\n`);
 } else if (args.includes("--help") || args.includes("-h")) {
   // Loaded only here: the README (inlined by the bundler) and its reader stay out of the server's start-up.
-  void Promise.all([import("./usage.js"), import("../README.md")]).then(
-    ([{ usage }, { default: readme }]) => {
-      process.stdout.write(usage(SERVER_VERSION, readme));
-    },
-  );
+  void Promise.all([import("./help.js"), import("../README.md")]).then(([{ usage }, { default: readme }]) => {
+    process.stdout.write(usage(SERVER_VERSION, readme));
+  });
 } else {
   const unknown = args.filter((arg) => arg !== "--stdio" && !arg.startsWith("--clientProcessId"));
   if (unknown.length > 0) {

@@ -219,7 +219,6 @@ function M.capture_notify()
   return calls
 end
 
---- Stop every LSP client and wait for them to exit.
 --- Run `:checkhealth infill` and return its report as text (the report's buffer is wiped).
 ---@return string
 function M.checkhealth()
@@ -229,6 +228,30 @@ function M.checkhealth()
   return text
 end
 
+--- The advice lines of the first `:checkhealth` item whose line contains `needle` (the lines after it, up to the
+--- next item or section), joined with "\n"; fails when no item contains it.
+---@param text string A `:checkhealth` report.
+---@param needle string
+---@return string
+function M.advice(text, needle)
+  local lines = vim.split(text, "\n")
+  for i, line in ipairs(lines) do
+    if line:find(needle, 1, true) then
+      local out = {}
+      for j = i + 1, #lines do
+        local next_line = lines[j]
+        if next_line:find("^%- ") or next_line:find("~%s*$") or next_line:find("^=+$") then
+          break
+        end
+        table.insert(out, next_line)
+      end
+      return table.concat(out, "\n")
+    end
+  end
+  error(("no :checkhealth item contains %s in:\n%s"):format(vim.inspect(needle), text), 2)
+end
+
+--- Stop every LSP client and wait for them to exit.
 function M.stop_clients()
   local clients = vim.lsp.get_clients()
   for _, client in ipairs(clients) do

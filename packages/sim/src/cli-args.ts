@@ -25,7 +25,7 @@ Options:
   --concurrency-limit N
                      answer 429 to a request beyond N being answered at once
                      (default: no limit)
-  --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3,stream-error
+  --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3,stream-error,slow:800
   -h, --help         show this help
   -v, --version      show the version
 `;

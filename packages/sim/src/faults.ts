@@ -20,19 +20,25 @@ export type Fault =
    * error (`data: {"error":…}`, Ollama's `{"error":…}` line), then the response ends. Non-streaming: the
    * provider's error body under status 200.
    */
-  | { type: "stream-error"; afterChunks?: number; times?: number };
+  | { type: "stream-error"; afterChunks?: number; times?: number }
+  /**
+   * Answer normally, but after `latencyMs` instead of the server's own latency: a request that is slow to its first
+   * token (a busy model, a long prompt) among quick ones.
+   */
+  | { type: "slow"; latencyMs: number; times?: number };
 
 /** `data:` chunks a `cut` fault lets through when it does not say. */
 export const DEFAULT_CUT_AFTER_CHUNKS = 2;
 
-const ITEM = /^(\d{3}|reset|garbage|cut|stream-error)(?:x(\d+))?(?::(.*))?$/;
+const ITEM = /^(\d{3}|reset|garbage|cut|stream-error|slow)(?:x(\d+))?(?::(.*))?$/;
 
 /**
  * Parses the CLI's fault list: comma-separated items `NAME[xTIMES][:OPTION]`, where NAME is an
- * HTTP status (400–599), `reset`, `garbage`, `cut` or `stream-error`; the OPTION of a status is
- * `retry-after=VALUE`, the OPTION of `cut` and `stream-error` is the number of chunks.
+ * HTTP status (400–599), `reset`, `garbage`, `cut`, `stream-error` or `slow`; the OPTION of a status is
+ * `retry-after=VALUE`, the OPTION of `cut` and `stream-error` is the number of chunks, the OPTION of `slow` (required)
+ * the latency in milliseconds.
  *
- * @example parseFaults("503x2,429:retry-after=1,reset,garbage,cut:3,stream-error:1")
+ * @example parseFaults("503x2,429:retry-after=1,reset,garbage,cut:3,stream-error:1,slow:800")
  * @throws Error naming the item it could not read
  */
 export function parseFaults(spec: string): Fault[] {
@@ -42,7 +48,7 @@ export function parseFaults(spec: string): Fault[] {
     if (item === "") continue;
     const match = ITEM.exec(item);
     if (match === null) {
-      throw new Error(`invalid fault "${item}": expected STATUS, reset, garbage, cut or stream-error`);
+      throw new Error(`invalid fault "${item}": expected STATUS, reset, garbage, cut, stream-error or slow`);
     }
     const [, name = "", timesText, option] = match;
     const times = timesText === undefined ? undefined : Number(timesText);
@@ -60,6 +66,10 @@ export function parseFaults(spec: string): Fault[] {
       if (retry === null)
         throw new Error(`invalid fault "${item}": the option of a status is retry-after=VALUE`);
       faults.push({ type: "status", status, retryAfter: retry[1]!, ...repeat });
+    } else if (name === "slow") {
+      if (option === undefined || !/^\d+$/.test(option))
+        throw new Error(`invalid fault "${item}": the option of slow is a latency in milliseconds`);
+      faults.push({ type: "slow", latencyMs: Number(option), ...repeat });
     } else if (name === "cut" || name === "stream-error") {
       if (option === undefined) {
         faults.push({ type: name, ...repeat });
@@ -80,7 +90,7 @@ export function parseFaults(spec: string): Fault[] {
 export function checkFault(fault: Fault): void {
   const count = (value: number | undefined, min: number): boolean =>
     value === undefined || (Number.isInteger(value) && value >= min);
-  if (!["status", "reset", "garbage", "cut", "stream-error"].includes(fault.type)) {
+  if (!["status", "reset", "garbage", "cut", "stream-error", "slow"].includes(fault.type)) {
     throw new TypeError(`unknown fault type ${JSON.stringify((fault as { type: unknown }).type)}`);
   }
   if (!count(fault.times, 1)) throw new TypeError(`fault times must be an integer ≥ 1, got ${fault.times}`);
@@ -89,6 +99,9 @@ export function checkFault(fault: Fault): void {
     !(Number.isInteger(fault.status) && fault.status >= 400 && fault.status <= 599)
   ) {
     throw new TypeError(`fault status must be an integer in 400–599, got ${fault.status}`);
+  }
+  if (fault.type === "slow" && !(Number.isInteger(fault.latencyMs) && fault.latencyMs >= 0)) {
+    throw new TypeError(`fault latencyMs must be an integer ≥ 0, got ${fault.latencyMs}`);
   }
   if ((fault.type === "cut" || fault.type === "stream-error") && !count(fault.afterChunks, 0)) {
     throw new TypeError(`fault afterChunks must be an integer ≥ 0, got ${fault.afterChunks}`);

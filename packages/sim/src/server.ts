@@ -103,6 +103,11 @@ export interface Sim {
   requests: SimRequest[];
   /** The most requests to the completion endpoint that were being answered at the same time, so far. */
   readonly peakConcurrency: number;
+  /**
+   * TCP connections accepted so far (with `connectDelayMs`, counted when accepted, before the delay): whether a
+   * client opened its connection ahead of its first request, and how many it keeps.
+   */
+  readonly connectionsAccepted: number;
   /** Queues more faults, after those already queued. Throws a TypeError for a malformed fault. */
   inject(...faults: Fault[]): void;
   /** Stops listening, ends every open connection (idle keep-alive ones too) and all timers. */
@@ -134,6 +139,8 @@ class Exchange {
   done = false;
   /** Set when the simulator itself dropped the connection (reset, cut, close), which is not an abort. */
   serverEnded = false;
+  /** This request's latency when a `slow` fault set one; otherwise the server's. */
+  latencyMs: number | undefined;
   readonly #cancels = new Set<() => void>();
   readonly #settle: () => void;
 
@@ -337,6 +344,7 @@ class Simulator {
       exchange.res.end(GARBAGE);
       return;
     }
+    if (fault?.type === "slow") exchange.latencyMs = fault.latencyMs;
     const cut = fault?.type === "cut" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
     const streamError =
       fault?.type === "stream-error" ? (fault.afterChunks ?? DEFAULT_CUT_AFTER_CHUNKS) : undefined;
@@ -417,12 +425,13 @@ class Simulator {
     headers: Readonly<Record<string, string>>,
     line: string | undefined,
   ): Promise<boolean> {
-    if (this.#latencyMs <= 0) return !exchange.done;
-    if (!this.#keepAlive || line === undefined) return exchange.wait(this.#latencyMs);
+    const latencyMs = exchange.latencyMs ?? this.#latencyMs;
+    if (latencyMs <= 0) return !exchange.done;
+    if (!this.#keepAlive || line === undefined) return exchange.wait(latencyMs);
     exchange.writeHead(status, headers);
     exchange.res.write(line);
     const stop = exchange.every(this.#keepAliveIntervalMs, () => exchange.res.write(line));
-    const started = await exchange.wait(this.#latencyMs);
+    const started = await exchange.wait(latencyMs);
     stop();
     return started;
   }
@@ -531,6 +540,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const connectDelayMs = milliseconds("connectDelayMs", options.connectDelayMs, 0);
   const delayed = connectDelayMs > 0 ? delayedConnections(server, connectDelayMs) : undefined;
   const listener = delayed ?? server;
+  let connectionsAccepted = 0;
+  listener.on("connection", () => connectionsAccepted++);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     listener.once("error", reject);
@@ -547,6 +558,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     requests: simulator.requests,
     get peakConcurrency() {
       return simulator.peak;
+    },
+    get connectionsAccepted() {
+      return connectionsAccepted;
     },
     inject: (...faults) => simulator.faults.push(...faults),
     close: () => {

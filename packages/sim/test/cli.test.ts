@@ -176,7 +176,7 @@ describe("the infill-sim binary", () => {
     [["--port", "x"], 'infill-sim: --port expects a whole number up to 65535, got "x" (see --help)\n'],
     [
       ["--fail", "nope"],
-      'infill-sim: invalid fault "nope": expected STATUS, reset, garbage, cut or stream-error (see --help)\n',
+      'infill-sim: invalid fault "nope": expected STATUS, reset, garbage, cut, stream-error or slow (see --help)\n',
     ],
   ])("%j: one line on stderr, exit 2", async (args, message) => {
     const proc = run(args);

@@ -32,6 +32,13 @@ describe("parseFaults", () => {
       "stream-error,stream-errorx2:0",
       [{ type: "stream-error" }, { type: "stream-error", times: 2, afterChunks: 0 }],
     ],
+    [
+      "slow:800,slowx2:0",
+      [
+        { type: "slow", latencyMs: 800 },
+        { type: "slow", latencyMs: 0, times: 2 },
+      ],
+    ],
   ])("%j", (spec, faults) => {
     expect(parseFaults(spec)).toEqual(faults);
   });
@@ -44,6 +51,8 @@ describe("parseFaults", () => {
     ["503:wait=1", "retry-after=VALUE"],
     ["cut:many", "chunk count"],
     ["reset:1", "reset takes no option"],
+    ["slow", "latency in milliseconds"],
+    ["slow:soon", "latency in milliseconds"],
     ["503,,bogus", 'invalid fault "bogus"'],
   ])("rejects %j", (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(message);
@@ -55,6 +64,7 @@ describe("inject", () => {
     ["a status outside 400–599", { type: "status", status: 200 }],
     ["times 0", { type: "reset", times: 0 }],
     ["a negative chunk count", { type: "cut", afterChunks: -1 }],
+    ["a slow fault without its latency", { type: "slow" } as unknown as Fault],
     ["an unknown type", { type: "explode" } as unknown as Fault],
   ])("refuses %s", async (_, fault) => {
     const s = await sim();
@@ -220,5 +230,18 @@ describe("cut", () => {
     const res = await post(s, streamBody);
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow(TypeError);
+  });
+});
+
+describe("slow", () => {
+  it("answers one request after its own latency, the next after the server's", async () => {
+    const s = await sim({ latencyMs: 0, faults: [{ type: "slow", latencyMs: 300 }] });
+    const slow = await rawCompletion(s, body);
+    expect(slow.status).toBe(200);
+    expect(slow.headersAfterMs).toBeGreaterThanOrEqual(295);
+    // The fault is spent: the next request gets the server's latency (none), and the same completion.
+    const quick = await rawCompletion(s, body);
+    expect(quick.status).toBe(200);
+    expect(JSON.parse(quick.body).choices).toEqual(JSON.parse(slow.body).choices);
   });
 });

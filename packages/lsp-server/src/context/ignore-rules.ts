@@ -1,7 +1,7 @@
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { contains } from "../workspace/workspace.js";
 import { BUILT_IN_EXCLUDES } from "./file-policy.js";
-import { contains } from "./workspace.js";
 
 /** Reads a small text file; undefined when it does not exist or cannot be read. */
 export type ReadText = (path: string) => Promise<string | undefined>;

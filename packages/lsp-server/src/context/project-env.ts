@@ -1,4 +1,5 @@
 import { basename, dirname, join, relative, sep } from "node:path";
+import { contains, type Workspace } from "../workspace/workspace.js";
 import { compileCommandsIncludeDirs, compileFlagsIncludeDirs } from "./resolve/c-family.js";
 import { type CargoManifest, parseCargoManifest } from "./resolve/cargo.js";
 import { gradleSourceRoots, mavenSourceRoots, sbtSourceRoots } from "./resolve/jvm.js";
@@ -8,7 +9,6 @@ import { gemspecRequirePaths } from "./resolve/ruby.js";
 import { swiftPackageTargets } from "./resolve/swift.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
 import type { Family, ResolveEnv } from "./types.js";
-import { contains, type Workspace } from "./workspace.js";
 import {
   lernaPackages,
   manifestWorkspaces,

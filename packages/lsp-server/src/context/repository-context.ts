@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { Position } from "vscode-languageserver";
-import type { OpenDocument } from "../documents.js";
-import type { Logger } from "../logger.js";
-import type { ContextSettings } from "../settings.js";
+import type { OpenDocument } from "../documents/documents.js";
+import type { Logger } from "../log/logger.js";
+import type { ContextSettings } from "../settings/settings.js";
+import { uriToPath, Workspace } from "../workspace/workspace.js";
 import { assembleBlock, type ContextBlock, type ContextSnippet, EMPTY_BLOCK } from "./block.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { supportFor } from "./lang/index.js";
@@ -28,7 +29,6 @@ import type {
   ParsedModule,
   Reference,
 } from "./types.js";
-import { uriToPath, Workspace } from "./workspace.js";
 import { WorkspaceSymbols } from "./workspace-symbols.js";
 
 /** Lines before the cursor searched for names to declare. */
@@ -91,6 +91,8 @@ export interface DocumentSource {
 /** Options of {@link RepositoryContext}. */
 export interface RepositoryContextOptions {
   documents: DocumentSource;
+  /** The workspace folders (their owner is the server); a workspace of its own when not given (tests, benches). */
+  workspace?: Workspace;
   settings: () => ContextSettings;
   log: Logger;
 }
@@ -140,7 +142,7 @@ interface DocState {
  * open buffers win over the disk.
  */
 export class RepositoryContext {
-  readonly workspace = new Workspace();
+  readonly workspace: Workspace;
   readonly #ignore: IgnoreRules;
   readonly #sources: SourceCache<ParsedModule>;
   readonly #env: ProjectEnv;
@@ -155,9 +157,12 @@ export class RepositoryContext {
   readonly #indexes = new Map<string, { version: number; index: WindowIndex }>();
   readonly #indexTimers = new Map<string, { cancel(): void }>();
   #lastUri: string | undefined;
+  readonly #stopWatchingFolders: () => void;
   #exclude: readonly string[] = [];
 
   constructor(private readonly options: RepositoryContextOptions) {
+    this.workspace = options.workspace ?? new Workspace();
+    this.#stopWatchingFolders = this.workspace.onDidChange(() => this.foldersChanged());
     this.#ignore = new IgnoreRules((path) => readFile(path, "utf8").catch(() => undefined));
     this.#sources = new SourceCache<ParsedModule>({
       workspace: this.workspace,
@@ -302,6 +307,7 @@ export class RepositoryContext {
 
   /** Stop background work (shutdown). */
   dispose(): void {
+    this.#stopWatchingFolders();
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
     this.#symbols.dispose();
   }

@@ -1,9 +1,9 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { LRUCache } from "lru-cache";
+import { contains, type Workspace } from "../workspace/workspace.js";
 import { looksBinary, looksMinified, MAX_FILE_BYTES } from "./file-policy.js";
 import type { IgnoreRules } from "./ignore-rules.js";
-import { contains, type Workspace } from "./workspace.js";
 
 /** Options of {@link SourceCache}. */
 export interface SourceCacheOptions<T> {

@@ -2,9 +2,9 @@
 // slices that yield to the event loop, kept up to date on file changes and open-buffer edits, every read behind
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
 import { join } from "node:path";
+import type { Workspace } from "../workspace/workspace.js";
 import { type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
 import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline, Reference } from "./types.js";
-import type { Workspace } from "./workspace.js";
 
 /**
  * The index's bounds. 20,000 files covers the source of a large monorepo (this repository has 300, rxjs 250);

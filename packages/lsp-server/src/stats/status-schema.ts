@@ -50,7 +50,10 @@ export const FiguresSchema = z.object({
   cacheHitRatio: ratio,
   /** Suggestions taken whole or in part over `shown`; null when none was shown. */
   acceptanceRate: ratio,
-  /** Failed requests by kind: `auth`, `balance`, `rate-limit`, `unavailable`, `rejected`, `other`. */
+  /**
+   * Failed requests by kind: those of `@infill/core/failure` (`auth`, `balance`, `rate-limit`, `model-not-found`,
+   * `fim-unsupported`, `no-endpoint`, `bad-request`, `invalid-request`, `unavailable`), and `other`.
+   */
   failures: z.record(z.string(), count),
   latency: z.object({
     /** From the completion request to the first answer showing a new suggestion. */

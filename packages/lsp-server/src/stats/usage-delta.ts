@@ -1,6 +1,6 @@
 import type { Usage } from "@infill/core";
 import { emptyTotals, estimateCost, type ModelPrice, type UsageTotals } from "@infill/core/usage";
-import type { UpstreamEnd } from "../engine.js";
+import type { UpstreamEnd } from "../upstream/upstream.js";
 
 // What each event adds to the usage totals: pure functions, so the counting rules are tested with tables and the
 // tracker (tracker.ts) only routes the results to its buckets.

@@ -1,3 +1,4 @@
+import { classify } from "@infill/core/failure";
 import {
   acceptanceRate,
   addTotals,
@@ -13,10 +14,9 @@ import {
   type UsageTotals,
   usageFile,
 } from "@infill/core/usage";
-import type { UpstreamEnd } from "../engine.js";
-import { describeFailure } from "../health.js";
-import type { Logger } from "../logger.js";
-import { codePoints, type Suggestion } from "../type-through.js";
+import { codePoints, type Suggestion } from "../completion/type-through.js";
+import type { Logger } from "../log/logger.js";
+import type { UpstreamEnd } from "../upstream/upstream.js";
 import { LatencyWindow } from "./latency-window.js";
 import type { Figures, Status } from "./status-schema.js";
 import { shownDelta, takenDelta, upstreamDelta } from "./usage-delta.js";
@@ -138,7 +138,7 @@ export class UsageTracker {
       for (const bucket of buckets) {
         if (end.outcome === "completed") bucket.upstream.add(end.ms);
         if (end.outcome === "failed") {
-          const kind = describeFailure(end.error)?.kind ?? "other";
+          const kind = classify(end.error)?.kind ?? "other";
           bucket.failures[kind] = (bucket.failures[kind] ?? 0) + 1;
         }
       }

@@ -31,7 +31,7 @@ function missingExports(file: string): string[] {
 }
 
 const zodRoot = join(dirname(createRequire(import.meta.url).resolve("zod/package.json")), "src");
-const packagesRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const packagesRoot = fileURLToPath(new URL("../../..", import.meta.url));
 /** The packages' own sources: tests and benchmarks hold fixtures whose code sits inside template strings. */
 const repoSources = () =>
   readdirSync(packagesRoot).flatMap((pkg) => {

@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { python, rust } from "../../src/context/lang/index.js";
 import { RepositoryContext } from "../../src/context/repository-context.js";
 import { findDeclarations } from "../../src/context/resolve.js";
-import { Documents } from "../../src/documents.js";
-import { defaultSettings } from "../../src/settings.js";
+import { Documents } from "../../src/documents/documents.js";
+import { defaultSettings } from "../../src/settings/settings.js";
 import { code, VirtualHost } from "./helpers.js";
 
 let root: string;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProjectEnv } from "../../src/context/project-env.js";
-import { pathToUri, Workspace } from "../../src/context/workspace.js";
+import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 
 let root: string;
 const write = (rel: string, text: string) => {

@@ -91,6 +91,7 @@ describe("maskCode", () => {
     maskCode("'".repeat(100_000), "python");
     maskCode("/*".repeat(50_000), "rust");
     maskCode("--[==[".repeat(20_000), "lua");
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Linear: milliseconds. A scanner that backtracks would take minutes on these inputs.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { looksBinary, looksMinified } from "../../src/context/file-policy.js";
 import { IgnoreRules } from "../../src/context/ignore-rules.js";
 import { SourceCache } from "../../src/context/source-cache.js";
-import { pathToUri, Workspace } from "../../src/context/workspace.js";
+import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 
 let root: string;
 let outside: string;

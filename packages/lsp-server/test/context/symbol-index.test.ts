@@ -16,8 +16,8 @@ import { python } from "../../src/context/lang/index.js";
 import { SourceCache } from "../../src/context/source-cache.js";
 import { indexGroup, SymbolIndex } from "../../src/context/symbol-index.js";
 import type { Family, ModuleOutline, ParsedModule } from "../../src/context/types.js";
-import { pathToUri, Workspace } from "../../src/context/workspace.js";
 import { type IndexFiles, WorkspaceSymbols } from "../../src/context/workspace-symbols.js";
+import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 import { decl } from "./fixture-modules.js";
 
 const outline = (names: string[], pkg?: string, exported = true): ModuleOutline => ({

@@ -2,35 +2,88 @@
 
 ---@alias infill.FiletypeRule boolean|fun(bufnr: integer): boolean
 
----@class infill.Keymaps
----@field accept string|false Accept the whole suggestion. Default `<M-l>`.
----@field accept_word string|false Accept the next word. Default `<M-Right>`.
----@field accept_line string|false Accept the rest of the line. Default `<M-C-Right>`.
----@field next string|false Show the next suggestion. Default `<M-]>`.
----@field prev string|false Show the previous suggestion. Default `<M-[>`.
----@field dismiss string|false Hide the suggestion. Default `<C-]>`.
----@field suggest string|false Ask for a suggestion now. Default `<M-\>`.
+--- Insert-mode keys; `false` leaves that key alone.
+---@class (exact) infill.Keymaps
+---@field accept? string|false Accept the whole suggestion. Default `"<M-l>"`.
+---@field accept_word? string|false Accept the next word. Default `"<M-Right>"`.
+---@field accept_line? string|false Accept the rest of the line. Default `"<M-C-Right>"`.
+---@field next? string|false Show the next suggestion. Default `"<M-]>"`.
+---@field prev? string|false Show the previous suggestion. Default `"<M-[>"`.
+---@field dismiss? string|false Hide the suggestion. Default `"<C-]>"`.
+---@field suggest? string|false Ask for a suggestion now. Default `"<M-\\>"`.
 
----@class infill.Config
----@field enabled boolean Start with suggestions on (`:Infill toggle` flips it). Default `true`.
----@field cmd? string[]|fun(): string[] How to launch the server. Default: `infill-lsp --stdio` from `PATH`, else the server built in this monorepo (`node ../lsp-server/dist/infill-lsp.js --stdio`).
----@field env table<string, string> Extra environment for the server; the editor's own (`DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL`) is inherited anyway. Default `{}`.
----@field root_markers (string|string[])[] Files or folders that mark a project root (one server per root; its folder is the server's workspace). The list order decides the priority; markers in a nested list are of equal priority. Default: version control (`.git`, `.hg`, `.jj`, `.svn`), else a project file (`package.json`, `tsconfig.json`, `jsconfig.json`, `deno.json`, `pyproject.toml`, `setup.py`, `go.mod`, `Cargo.toml`).
----@field filetypes table<string, infill.FiletypeRule> Which filetypes to serve: `true`, `false` or a function of the buffer; `"*"` is the fallback.
----@field auto_trigger boolean Ask for suggestions while typing in insert mode. Default `true`.
----@field debounce integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
----@field keymaps infill.Keymaps|false Insert-mode keymaps; `false` turns all of them off.
----@field highlight string Highlight group of the ghost text (`InfillSuggestion` is linked to `Comment` by default). Default `"InfillSuggestion"`.
----@field stream boolean Draw a block suggestion line by line while the server still generates it (partial results); the plugin's own ghost text only. Default `true`.
----@field use_native boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
----@field notify boolean Route the server's messages (missing or rejected key, bad settings) through `vim.notify`, once each. Default `true`.
----@field settings table<string, any> Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`): `provider`, `model`, `baseUrl`, `apiKeyEnv`, `allowInsecureHttp`, `maxTokens`, `temperature`, `debounceMs`, `contextTokens`, `lineMode`, `languages`, `timeoutMs`, `logLevel`, `metrics`. Default `{}`.
+--- Repository context settings of the server, merged key by key.
+---@class (exact) infill.ContextSettings
+---@field enabled? boolean Put declarations of imported names and similar code from other files at the start of the prompt. Default `true`.
+---@field maxTokens? integer Budget of the context block, in estimated tokens, taken out of `contextTokens`. Default `1024`.
+---@field exclude? string[] Gitignore-style patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns. Default `{}`.
 
----@class infill.UserConfig: infill.Config, {}
+--- Prices of a model, in US dollars per million tokens.
+---@class (exact) infill.Price
+---@field cacheHit number Prompt tokens served from the provider's cache.
+---@field cacheMiss number Other prompt tokens.
+---@field output number Generated tokens.
+
+--- The server's settings (`:help infill-option-settings`; the server's README has the same table). Every one is
+--- optional: the server has a default for each.
+---@class (exact) infill.Settings
+---@field provider? "deepseek"|"sim"|"ollama"|"llamacpp"|"codestral"|"openai-compatible" Where completions come from; `sim` is the embedded simulator (no key, no network). Default `"deepseek"`.
+---@field model? string Model id. Default `INFILL_MODEL`, else the provider's.
+---@field baseUrl? string API base URL. Default `INFILL_BASE_URL`, else the provider's.
+---@field apiKeyEnv? string The name of the environment variable holding the key (never the key). Default: the provider's (`DEEPSEEK_API_KEY`, `CODESTRAL_API_KEY`; none for the others).
+---@field allowInsecureHttp? boolean Allow plain `http://` to another machine (loopback is always allowed). Default `false`.
+---@field maxTokens? integer Most tokens generated per request, 1-4096. Default `256`.
+---@field temperature? number Sampling temperature, 0-2. Default `0`.
+---@field debounceMs? integer Longest quiet time before going upstream, in ms (0: none). Default `100`.
+---@field adaptiveDebounce? boolean Learn each document's typing cadence and wait just longer than the gap between keystrokes, at most `debounceMs`. Default `true`.
+---@field maxConcurrent? integer Most upstream requests in flight at once, 1-64. Default `4`.
+---@field preconnect? boolean Open the connection to the API ahead of the first completion. Default `true`.
+---@field contextTokens? integer Token budget of prompt + suffix. Default `4096`.
+---@field lineMode? "auto"|"single-line"|"multi-line" One line mid-line and a block on an empty line (`auto`), or always one of them. Default `"auto"`.
+---@field enable? boolean Master switch; the plugin sets it from `:Infill enable`/`disable`. Default `true`.
+---@field languages? table<string, boolean> Per-language switch by LSP language id, `"*"` as the fallback. Default `{}`.
+---@field timeoutMs? integer Bound of one upstream request, in ms. Default `10000`.
+---@field logLevel? "off"|"error"|"warn"|"info"|"debug" Verbosity of the server's log messages (`:Infill log`). Default `"warn"`.
+---@field metrics? boolean Send `$/infill/metrics` (latency, usage) after each completion. Default `false`.
+---@field context? infill.ContextSettings Repository context.
+---@field prices? table<string, infill.Price> Prices by model id, replacing a built-in entry or adding one. Default `{}`.
+---@field usage? { persist?: boolean } `persist`: write each day's totals for `infill usage`. Default `{ persist = true }`.
+
+--- What `require("infill").setup()` takes: every field is optional, and a missing one keeps its default.
+---@class (exact) infill.UserOpts
+---@field enabled? boolean Start with suggestions on (`:Infill toggle` flips it). Default `true`.
+---@field cmd? string[]|fun(): string[] How to launch the server. Default: the server built in the repository the plugin came from (`node <repo>/packages/lsp-server/dist/infill-lsp.js --stdio`), else `infill-lsp --stdio` from `PATH`.
+---@field env? table<string, string> Extra environment for the server; the editor's own (`DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL`) is inherited anyway. Default `{}`.
+---@field root_markers? (string|string[])[] Files or folders that mark a project root (one server per root; its folder is the server's workspace). The list order decides the priority; markers in a nested list are of equal priority. Default: version control (`.git`, `.hg`, `.jj`, `.svn`), else a project file (`package.json`, `tsconfig.json`, `jsconfig.json`, `deno.json`, `pyproject.toml`, `setup.py`, `go.mod`, `Cargo.toml`).
+---@field filetypes? table<string, infill.FiletypeRule> Which filetypes to serve: `true`, `false` or a function of the buffer; `"*"` is the fallback. Merged key by key with the default, which serves every filetype but help and commit messages.
+---@field auto_trigger? boolean Ask for suggestions while typing in insert mode. Default `true`.
+---@field debounce? integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
+---@field keymaps? infill.Keymaps|false Insert-mode keymaps, merged key by key with the defaults; `false` turns all of them off.
+---@field highlight? string Highlight group of the ghost text (`InfillSuggestion` is linked to `Comment` by default). Default `"InfillSuggestion"`.
+---@field stream? boolean Draw a block suggestion line by line while the server still generates it (partial results); the plugin's own ghost text only. Default `true`.
+---@field use_native? boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
+---@field notify? boolean Show the messages nobody asked for (the server's: a missing or rejected key, bad settings; the plugin's: a server that exited, an action that failed) through `vim.notify`, once each; with `false` they only go to `:Infill log` and `:checkhealth infill`. Default `true`.
+---@field settings? infill.Settings Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`). Default `{}`.
+
+--- The options in effect: the user's merged over the defaults, every field present (`cmd` may be nil).
+---@class (exact) infill.Opts
+---@field enabled boolean
+---@field cmd? string[]|fun(): string[]
+---@field env table<string, string>
+---@field root_markers (string|string[])[]
+---@field filetypes table<string, infill.FiletypeRule>
+---@field auto_trigger boolean
+---@field debounce integer
+---@field keymaps infill.Keymaps|false
+---@field highlight string
+---@field stream boolean
+---@field use_native boolean
+---@field notify boolean
+---@field settings infill.Settings
 
 local M = {}
 
----@type infill.Config
+---@type infill.Opts
 M.defaults = {
   enabled = true,
   cmd = nil,
@@ -78,7 +131,7 @@ M.defaults = {
   settings = {},
 }
 
----@type infill.Config
+---@type infill.Opts
 M.options = vim.deepcopy(M.defaults)
 
 ---@type table<string, string|string[]>
@@ -200,8 +253,8 @@ function M.validate(opts)
 end
 
 --- Merge user options over the defaults and store them in `M.options`.
----@param user? infill.UserConfig
----@return infill.Config config, string[] problems
+---@param user? infill.UserOpts
+---@return infill.Opts config, string[] problems
 function M.setup(user)
   if user ~= nil and type(user) ~= "table" then
     error(("infill: setup() takes a table of options, got %s"):format(type(user)), 2)

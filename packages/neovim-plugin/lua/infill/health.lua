@@ -1,55 +1,120 @@
----@brief `:checkhealth infill`.
+---@brief `:checkhealth infill`: Neovim, the plugin, the server, the provider and a test request. Each problem comes
+--- with a hint chosen by its kind: the server says the kind of its failures (`infill/probe`), the plugin knows the
+--- kind of its own, and the server says which providers it knows and their defaults (`infill/providers`).
 
 local M = {}
 
 local health = vim.health
 
---- The environment variable each provider reads its key from unless `settings.apiKeyEnv` names another; the
---- providers not listed take no key.
-M.KEY_ENV = { deepseek = "DEEPSEEK_API_KEY", codestral = "CODESTRAL_API_KEY" }
+--- JSON's null (`vim.NIL` in an LSP answer) as nil.
+---@generic T
+---@param x T
+---@return T?
+local function value(x)
+  if x == vim.NIL then
+    return nil
+  end
+  return x
+end
 
---- Where each provider is unless `settings.baseUrl` (or `INFILL_BASE_URL`) says otherwise.
-M.DEFAULT_BASE_URL = {
-  deepseek = "https://api.deepseek.com/beta",
-  ollama = "http://127.0.0.1:11434",
-  llamacpp = "http://127.0.0.1:8080",
-  codestral = "https://codestral.mistral.ai/v1",
+--- A provider the server knows, as `infill/providers` answers it.
+---@class infill.Provider
+---@field name string The `provider` setting's value.
+---@field label string How people call it: `DeepSeek`, `Ollama`…
+---@field baseUrl? string Where requests go unless `baseUrl` says otherwise.
+---@field model? string The model unless `model` says otherwise.
+---@field apiKeyEnv? string The key's variable unless `apiKeyEnv` says otherwise; nil for none.
+---@field ["local"] boolean Whether it runs on this machine by default.
+
+--- What a hint may name: the provider in use and what the server said about it.
+---@class infill.HintContext
+---@field provider string The `provider` setting (default `deepseek`).
+---@field entry? infill.Provider Its defaults, from the server; nil when no server could be asked.
+---@field model? string The model in use.
+---@field key_env? string The key's variable.
+
+---@alias infill.Hint string|fun(ctx: infill.HintContext): string
+
+--- What to do about each kind of failure. The server's kinds are the `kind` of `infill/probe` and of its
+--- `lastFailure` (`@infill/core`'s `failure.ts` says what each means; `no-key` is the server's own); the others are
+--- the plugin's (`infill.PluginFailureKind`, and the test request's).
+---@type table<string, infill.Hint>
+M.HINTS = {
+  ["no-key"] = function(ctx)
+    return ("export %s in the shell that starts Neovim, or pass it in setup({ env = ... }) (or set "):format(
+      ctx.key_env or "the key's variable (settings.apiKeyEnv)"
+    ) .. 'settings.provider = "sim" to try infill offline), then restart Neovim'
+  end,
+  auth = function(ctx)
+    return ("the provider rejected the key: check %s, then restart Neovim"):format(
+      ctx.key_env or "the key's variable (settings.apiKeyEnv)"
+    )
+  end,
+  balance = function(ctx)
+    if ctx.provider == "deepseek" then
+      return "top the account up at platform.deepseek.com; completions resume by themselves"
+    end
+    return "settle the payment with the provider; completions resume by themselves"
+  end,
+  ["rate-limit"] = "completions back off and resume by themselves; a larger settings.debounceMs or a smaller "
+    .. "settings.maxConcurrent sends fewer requests",
+  ["model-not-found"] = function(ctx)
+    if ctx.provider == "ollama" then
+      return ("pull the model with `ollama pull %s`, or set settings.model to one you have (`ollama list`)"):format(
+        ctx.model or "<model>"
+      )
+    end
+    local default = ctx.entry and value(ctx.entry.model)
+    return "set settings.model (or INFILL_MODEL) to a model the provider has"
+      .. (default and (" (its default is " .. default .. ")") or "")
+  end,
+  ["fim-unsupported"] = function(ctx)
+    if ctx.provider == "llamacpp" then
+      return "start llama-server with a model that can fill in the middle (e.g. Qwen2.5-Coder)"
+    end
+    return "use a model that can fill in the middle (e.g. qwen2.5-coder, codellama:code, starcoder2) in settings.model"
+  end,
+  ["no-endpoint"] = function(ctx)
+    local default = ctx.entry and value(ctx.entry.baseUrl)
+    return "set settings.baseUrl (or INFILL_BASE_URL) to where the provider serves FIM completions"
+      .. (default and (" (its default is " .. default .. ")") or "")
+  end,
+  ["bad-request"] = "the provider refused a request, maybe that one only: completions go on; if none succeeds, "
+    .. "see :Infill log",
+  ["invalid-request"] = "fix the setting or variable the message names (plain http to another machine needs "
+    .. "settings.allowInsecureHttp = true)",
+  unavailable = function(ctx)
+    if ctx.entry and ctx.entry["local"] then
+      return "start the provider's server (`ollama serve`, `llama-server`) or fix settings.baseUrl"
+    end
+    return "the provider did not answer (an outage, the network, a proxy, or too slow): completions retry with "
+      .. "backoff; check the network, or raise settings.timeoutMs"
+  end,
+
+  -- The plugin's own.
+  ["server-not-found"] = function()
+    return require("infill.lsp").install_hint
+  end,
+  ["server-outdated"] = "a server older than the plugin: update infill-lsp, or build it again in the plugin's "
+    .. "repository (:help infill-setup)",
+  ["server-version"] = "check that the command runs in a shell; set `cmd` in setup() to override",
+  ["server-exit"] = "see :Infill log, and the LSP log (:lua vim.cmd.edit(vim.lsp.get_log_path())) for what it said",
+  options = "fix the named option in setup() (:help infill-options)",
+  ["action-error"] = "the suggestion was dropped; if it happens again, :Infill log has the error",
+  ["probe-timeout"] = "see :Infill log; a slow provider needs a larger settings.timeoutMs",
+  ["probe-failed"] = "see :Infill log",
 }
 
---- Hint for a message the server sent.
----@param message string
+--- The hint for a failure of `kind` (nil or unknown: look in the log).
+---@param kind? string
+---@param ctx? infill.HintContext
 ---@return string
-function M.hint(message)
-  local variable = message:match("([%u%d_]+_API_KEY) is not set") or message:match("([%u%d_]+) is not set")
-  if variable then
-    return ("export %s in the shell that starts Neovim, or pass it in setup({ env = ... }) (or set "):format(
-      variable
-    ) .. 'settings.provider = "sim" to try infill offline), then restart Neovim'
-  elseif message:find("ollama pull", 1, true) then
-    return "pull the model with `ollama pull <model>`, or set settings.model to one you have (`ollama list`)"
-  elseif message:find("fill in the middle", 1, true) or message:find("fill-in-the-middle", 1, true) then
-    return "use a model that can fill in the middle (e.g. qwen2.5-coder, codellama:code, starcoder2)"
-  elseif message:find("ECONNREFUSED", 1, true) then
-    return "start the provider's server (`ollama serve`, `llama-server`…) or fix settings.baseUrl"
-  elseif
-    message:find("401")
-    or message:lower():find("unauthori[sz]ed")
-    or message:lower():find("api key")
-  then
-    local settings = require("infill.config").options.settings
-    local variable_named = message:match("Set a valid ([%u%d_]+)")
-      or settings.apiKeyEnv
-      or M.KEY_ENV[settings.provider or "deepseek"]
-      or "the key's environment variable"
-    return ("the provider rejected the key: check %s"):format(variable_named)
-  elseif message:find("not on PATH", 1, true) then
-    return require("infill.lsp").install_hint
-  elseif message:lower():find("timeout") or message:lower():find("timed out") then
-    return "the API did not answer in time: check the network or raise settings.timeoutMs"
-  elseif message:find("ignoring", 1, true) then
-    return "fix the named setting in setup({ settings = ... })"
+function M.hint(kind, ctx)
+  local hint = kind and M.HINTS[kind]
+  if type(hint) == "function" then
+    return hint(ctx or { provider = "deepseek" })
   end
-  return "see :Infill log"
+  return hint or "see :Infill log"
 end
 
 --- Run the server command with `--version` (at most `timeout` ms).
@@ -76,35 +141,50 @@ function M.server_version(cmd, timeout)
   return vim.trim(result.stdout or ""), nil
 end
 
---- Ask a server for `infill/probe`: its provider, base URL, model, and whether a tiny request succeeds. A running
---- client is asked (it has the workspace's settings); without one, a short-lived server is started with the
---- same command, environment and settings, and stopped afterwards.
+---@class infill.Answer
+---@field result? any What the server answered.
+---@field error? string Why it did not.
+
+---@class infill.AskFailure
+---@field message string
+---@field kind "server-not-found"|"probe-failed"|"probe-timeout"
+
+--- Ask a server the requests `methods` (no params): a running client's (it has the workspace's settings), else a
+--- short-lived server started with the same command, environment and settings, asked, and stopped afterwards.
 ---@param cmd? string[]
----@param clients vim.lsp.Client[]
----@param timeout? integer ms
----@return table? result, string? error
-function M.probe(cmd, clients, timeout)
+---@param client? vim.lsp.Client
+---@param methods string[]
+---@param timeout integer ms, for all of them
+---@return table<string, infill.Answer> answers By method; a method without an entry got no answer.
+---@return infill.AskFailure? failure Why some got no answer: no server, it exited, or the time ran out.
+function M.ask(cmd, client, methods, timeout)
   local config = require("infill.config")
-  timeout = timeout or ((config.options.settings.timeoutMs or 10000) + 5000)
   local lsp = require("infill.lsp")
-  local done, result, failure = false, nil, nil
-  local function answered(err, value)
-    if done then
-      return
-    end
-    done = true
-    if err then
-      failure = type(err) == "table" and err.message or tostring(err)
-    else
-      result = value
+  local answers, pending, failure = {}, #methods, nil
+  local function fail(message)
+    failure = failure or { message = message, kind = "probe-failed" }
+  end
+  ---@param method string
+  local function on_answer(method)
+    return function(err, result)
+      if answers[method] then
+        return
+      end
+      answers[method] = err and { error = type(err) == "table" and err.message or tostring(err) }
+        or { result = result }
+      pending = pending - 1
     end
   end
 
-  local client, rpc = clients[1], nil
+  local rpc = nil
   if client then
-    lsp.request(client, "infill/probe", {}, answered, next(client.attached_buffers) or 0)
+    for _, method in ipairs(methods) do
+      if not lsp.request(client, method, {}, on_answer(method), next(client.attached_buffers) or 0) then
+        fail(("client %d did not send %s"):format(client.id, method))
+      end
+    end
   elseif not cmd then
-    return nil, "no server command"
+    return answers, { message = "no server command", kind = "server-not-found" }
   else
     local settings = lsp.server_settings()
     local ok, started = pcall(vim.lsp.rpc.start, cmd, {
@@ -120,14 +200,14 @@ function M.probe(cmd, clients, timeout)
         return out
       end,
       on_exit = function(code)
-        answered(("the server exited (code %s)"):format(tostring(code)))
+        fail(("the server exited (code %s)"):format(tostring(code)))
       end,
       on_error = function(code, err)
-        answered(("RPC error %s: %s"):format(tostring(code), vim.inspect(err)))
+        fail(("RPC error %s: %s"):format(tostring(code), vim.inspect(err)))
       end,
     }, { env = next(config.options.env) and config.options.env or nil })
     if not ok then
-      return nil, tostring(started)
+      return answers, { message = tostring(started), kind = "probe-failed" }
     end
     rpc = started
     rpc.request("initialize", {
@@ -137,43 +217,164 @@ function M.probe(cmd, clients, timeout)
       initializationOptions = settings,
     }, function(err)
       if err then
-        return answered(err)
+        return fail(type(err) == "table" and err.message or tostring(err))
       end
       rpc.notify("initialized", {})
-      rpc.request("infill/probe", {}, answered)
+      for _, method in ipairs(methods) do
+        rpc.request(method, {}, on_answer(method))
+      end
     end)
   end
   vim.wait(timeout, function()
-    return done
+    return pending == 0 or failure ~= nil
   end, 10)
   if rpc then
     rpc.terminate()
   end
-  if not done then
-    return nil, ("no answer within %d ms"):format(timeout)
+  if pending > 0 and not failure then
+    failure = { message = ("no answer within %d ms"):format(timeout), kind = "probe-timeout" }
   end
-  return result, failure
+  return answers, failure
 end
 
---- Report what `infill/probe` said.
+--- Section "provider": the provider and its defaults as the server gives them, the key, the base URL, the test
+--- request, and the last problem with their hints.
 ---@param cmd? string[]
----@param clients vim.lsp.Client[]
-function M.report_probe(cmd, clients)
-  local result, err = M.probe(cmd, clients)
-  if not result then
-    health.warn("could not send a test request: " .. (err or "?"), { "see :Infill log" })
-    return
+---@param clients vim.lsp.Client[] The running ones.
+local function check_provider(cmd, clients)
+  local config = require("infill.config")
+  local lsp = require("infill.lsp")
+  local settings = config.options.settings
+  local env = config.options.env
+  local provider = settings.provider or "deepseek"
+
+  -- The server that sent the last message knows its kind; any other has the same settings.
+  local last = lsp.state.last_error
+  local asked = last and last.client_id and vim.lsp.get_client_by_id(last.client_id) or clients[1]
+  local answers, failure =
+    M.ask(cmd, asked, { "infill/providers", "infill/probe" }, (settings.timeoutMs or 10000) + 5000)
+  local catalogue = answers["infill/providers"]
+  local probe = answers["infill/probe"] and value(answers["infill/probe"].result)
+  local entry ---@type infill.Provider?
+  local known = {}
+  for _, item in ipairs(catalogue and type(catalogue.result) == "table" and catalogue.result.providers or {}) do
+    table.insert(known, item.name)
+    if item.name == provider then
+      entry = item
+    end
   end
-  local where = ("%s at %s%s"):format(
-    result.label or result.provider or "?",
-    result.baseUrl ~= vim.NIL and result.baseUrl or "?",
-    (result.model ~= vim.NIL and result.model) and (" (model " .. result.model .. ")") or ""
-  )
-  if result.ok then
-    health.ok(("test request to %s: answered in %d ms"):format(where, result.latencyMs or 0))
+  local key_env ---@type string?
+  if probe then
+    key_env = value(probe.apiKeyEnv)
+  elseif provider ~= "sim" then
+    key_env = settings.apiKeyEnv or (entry and value(entry.apiKeyEnv))
+  end
+  ---@type infill.HintContext
+  local ctx = {
+    provider = provider,
+    entry = entry,
+    model = probe and value(probe.model) or settings.model or (entry and value(entry.model)),
+    key_env = key_env,
+  }
+
+  if provider == "sim" then
+    health.ok('provider "sim": the embedded simulator, no key needed')
   else
-    local message = result.error ~= vim.NIL and result.error or "?"
-    health.error(("test request to %s failed: %s"):format(where, message), { M.hint(message) })
+    health.info(('provider "%s"%s'):format(provider, entry and (" (" .. entry.label .. ")") or ""))
+  end
+  if not catalogue then
+    health.warn(
+      "no server could be asked for the providers it knows and their defaults (key variable, base URL, model): "
+        .. (failure and failure.message or "?"),
+      { M.hint(failure and failure.kind, ctx) }
+    )
+  elseif catalogue.error then
+    health.warn(
+      "the server did not say which providers it knows and their defaults: " .. catalogue.error,
+      { M.hint("server-outdated", ctx) }
+    )
+  elseif not entry then
+    health.error(
+      ('the server knows no provider "%s"'):format(provider),
+      { "set settings.provider to one of: " .. table.concat(known, ", ") }
+    )
+  end
+
+  if provider ~= "sim" then
+    local key = key_env and (env[key_env] or vim.env[key_env])
+    if key_env == nil and (entry or probe) then
+      health.ok(("%s takes no key (set settings.apiKeyEnv if yours needs one)"):format(provider))
+    elseif key_env and key and vim.trim(key) ~= "" then
+      health.ok(("%s is set (%d characters)"):format(key_env, #vim.trim(key)))
+    elseif key_env then
+      health.error(("%s is not set: the server answers nothing"):format(key_env), { M.hint("no-key", ctx) })
+    end
+  end
+
+  local base = settings.baseUrl or env.INFILL_BASE_URL or vim.env.INFILL_BASE_URL
+  if base == "" then
+    base = nil
+  end
+  local default_base = entry and value(entry.baseUrl)
+  health.info(
+    "base URL: "
+      .. (
+        base
+        or (default_base and (default_base .. " (default)"))
+        or (entry and "none set")
+        or "unknown (no server to ask for the default)"
+      )
+  )
+
+  if not probe then
+    local why = answers["infill/probe"] and answers["infill/probe"].error
+      or (failure and failure.message)
+      or "?"
+    health.warn(
+      "could not send a test request: " .. why,
+      { M.hint(not answers["infill/probe"] and failure and failure.kind or "probe-failed", ctx) }
+    )
+  else
+    local where = ("%s at %s%s"):format(
+      value(probe.label) or value(probe.provider) or "?",
+      -- No URL in the answer when no request could be made (no key): where it would have gone.
+      value(probe.baseUrl) or base or default_base or "?",
+      value(probe.model) and (" (model " .. probe.model .. ")") or ""
+    )
+    if probe.ok then
+      health.ok(("test request to %s: answered in %d ms"):format(where, value(probe.latencyMs) or 0))
+    else
+      health.error(
+        ("test request to %s failed: %s"):format(where, value(probe.error) or "?"),
+        { M.hint(value(probe.kind), ctx) }
+      )
+    end
+  end
+
+  -- The last failure of completions of a running server (a short-lived one has made none), and the last problem the
+  -- plugin recorded: one line when they are the same message.
+  local last_failure = probe and asked and value(probe.lastFailure) or nil
+  if last then
+    local kind = last.kind
+    if kind == nil and last_failure and last_failure.message == last.message then
+      kind, last_failure = last_failure.kind, nil
+    end
+    local report = last.type == 1 and health.error or health.warn
+    report(
+      ("last message (%s): %s"):format(os.date("%H:%M:%S", last.time), last.message),
+      { M.hint(kind, ctx) }
+    )
+  end
+  if last_failure then
+    health.warn(
+      ("last failure of completions (client %d, before this test request): %s"):format(
+        asked.id,
+        last_failure.message
+      ),
+      { M.hint(last_failure.kind, ctx) }
+    )
+  elseif not last then
+    health.ok("no errors reported")
   end
 end
 
@@ -201,7 +402,7 @@ function M.check()
     health.ok(
       ("setup() done; suggestions %s"):format(lsp.state.enabled and "enabled" or "disabled (:Infill enable)")
     )
-    for _, wrapped in ipairs(require("infill")._wrapped_keymaps()) do
+    for _, wrapped in ipairs(require("infill.keymaps").wrapped()) do
       health.info(
         ("keymap %s wraps your earlier mapping (%s): with no suggestion to act on, that mapping runs"):format(
           wrapped.lhs,
@@ -214,7 +415,7 @@ function M.check()
   health.start("infill: server")
   local resolved = lsp.resolve_cmd()
   if not resolved.cmd then
-    health.error("server not found: " .. resolved.error, { M.hint(resolved.error) })
+    health.error("server not found: " .. resolved.error, { M.hint("server-not-found") })
   else
     local cmdline = table.concat(resolved.cmd, " ")
     local server_version, err = M.server_version(resolved.cmd)
@@ -222,9 +423,7 @@ function M.check()
       local from = ({ option = "setup({ cmd })", monorepo = "the build in the plugin's repository" })[resolved.source]
       health.ok(("infill-lsp %s (%s, from %s)"):format(server_version, cmdline, from or resolved.source))
     else
-      health.error(("`%s --version` failed: %s"):format(cmdline, err or "?"), {
-        "check that the command runs in a shell; set `cmd` in setup() to override",
-      })
+      health.error(("`%s --version` failed: %s"):format(cmdline, err or "?"), { M.hint("server-version") })
     end
   end
 
@@ -251,49 +450,7 @@ function M.check()
   end
 
   health.start("infill: provider")
-  local settings = config.options.settings
-  local provider = settings.provider or "deepseek"
-  local env = config.options.env
-  local key_env = settings.apiKeyEnv or M.KEY_ENV[provider]
-  if provider == "sim" then
-    health.ok('provider "sim": the embedded simulator, no key needed')
-  else
-    health.info(('provider "%s"'):format(provider))
-    local key = key_env and (env[key_env] or vim.env[key_env])
-    if not key_env then
-      health.ok(("%s takes no key (set settings.apiKeyEnv if yours needs one)"):format(provider))
-    elseif key and vim.trim(key) ~= "" then
-      health.ok(("%s is set (%d characters)"):format(key_env, #vim.trim(key)))
-    else
-      health.error(
-        ("%s is not set: the server answers nothing"):format(key_env),
-        { M.hint(key_env .. " is not set") }
-      )
-    end
-  end
-  local base = settings.baseUrl or env.INFILL_BASE_URL or vim.env.INFILL_BASE_URL
-  if base == "" then
-    base = nil
-  end
-  health.info(
-    "base URL: "
-      .. (
-        base
-        or (M.DEFAULT_BASE_URL[provider] and (M.DEFAULT_BASE_URL[provider] .. " (default)") or "none set")
-      )
-  )
-  M.report_probe(resolved.cmd, clients)
-
-  local last = lsp.state.last_error
-  if last then
-    local report = last.type == 1 and health.error or health.warn
-    report(
-      ("last message (%s): %s"):format(os.date("%H:%M:%S", last.time), last.message),
-      { M.hint(last.message) }
-    )
-  else
-    health.ok("no errors reported")
-  end
+  check_provider(resolved.cmd, clients)
 end
 
 return M

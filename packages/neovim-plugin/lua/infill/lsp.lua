@@ -13,6 +13,8 @@ local has_011 = vim.fn.has("nvim-0.11") == 1
 ---@field type integer LSP MessageType (1 error, 2 warning, 3 info, 4 log).
 ---@field message string
 ---@field time integer `os.time()` when it arrived.
+---@field kind? infill.PluginFailureKind What went wrong, for a problem of the plugin's own; nil for a server's message (its kind is the server's to say: `infill/probe`'s `lastFailure`).
+---@field client_id? integer The client whose server sent it.
 
 ---@class infill.LspState
 ---@field enabled boolean Suggestions and server completions are on.
@@ -46,10 +48,11 @@ function M.log(fmt, ...)
   end
 end
 
---- Show `message` through `vim.notify` unless this session already showed it.
+--- Show `message` through `vim.notify` unless this session already showed it or the `notify` option is off. The
+--- plugin's one call of `vim.notify`: every message it shows on its own comes here (through `report`).
 ---@param message string
 ---@param level integer vim.log.levels
-function M.notify_once(message, level)
+local function notify_once(message, level)
   if state.notified[message] or not config.options.notify then
     return
   end
@@ -57,17 +60,34 @@ function M.notify_once(message, level)
   vim.notify(message, level, { title = "infill" })
 end
 
---- Remember a problem for `:checkhealth infill` and tell the user once.
+---@alias infill.PluginFailureKind
+---| "server-not-found" # no server command: `infill-lsp` not on PATH and none built
+---| "server-exit" # a server exited with an error
+---| "options" # setup() was given options it refused
+---| "action-error" # a keymap action (accept, dismiss…) raised an error
+
+--- Every message the plugin gets or makes goes here: into the log (`:Infill log`), remembered as the last problem
+--- for `:checkhealth infill` (errors and warnings), and shown once through `vim.notify` (up to info) unless the
+--- `notify` option is off.
 ---@param type integer LSP MessageType
 ---@param message string
-function M.report(type, message)
+---@param from? { kind?: infill.PluginFailureKind, client_id?: integer } `kind` for a problem of the plugin's own
+--- (`:checkhealth` gives its hint), `client_id` for a server's message (`:checkhealth` asks that server its kind).
+function M.report(type, message, from)
   local level = LEVELS[type] or vim.log.levels.INFO
   M.log("[%s] %s", TYPE_NAMES[type] or "?", message)
   if type <= 2 then
-    state.last_error = { type = type, message = message, time = os.time() }
+    from = from or {}
+    state.last_error = {
+      type = type,
+      message = message,
+      time = os.time(),
+      kind = from.kind,
+      client_id = from.client_id,
+    }
   end
   if type <= 3 then
-    M.notify_once(message, level)
+    notify_once(message, level)
   end
 end
 
@@ -96,7 +116,7 @@ M.install_hint = "install it with `npm install --global @infill/lsp-server`, bui
 
 --- How the server will be launched: `opts.cmd`, else the server built in the repository this plugin came from
 --- (the plugin manager's `build` step made it, for this very version of the plugin), else `infill-lsp` on `PATH`.
----@param opts? infill.Config
+---@param opts? infill.Opts
 ---@return infill.ResolvedCmd
 function M.resolve_cmd(opts)
   opts = opts or config.options
@@ -213,9 +233,9 @@ end
 
 ---@type table<string, lsp.Handler>
 local handlers = {
-  ["window/showMessage"] = function(_, params)
+  ["window/showMessage"] = function(_, params, ctx)
     if type(params) == "table" and type(params.message) == "string" then
-      M.report(params.type or 3, params.message)
+      M.report(params.type or 3, params.message, { client_id = ctx.client_id })
     end
     return vim.NIL
   end,
@@ -281,7 +301,11 @@ function M.client_config(cmd)
       if code ~= 0 and signal ~= 15 then
         vim.schedule(function()
           if vim.v.exiting == vim.NIL then
-            M.report(1, ("infill: the server exited with code %s; see :Infill log"):format(tostring(code)))
+            M.report(
+              1,
+              ("infill: the server exited with code %s; see :Infill log"):format(tostring(code)),
+              { kind = "server-exit" }
+            )
           end
         end)
       end
@@ -381,7 +405,7 @@ function M.attach(bufnr)
   if not resolved.cmd then
     if not cmd_error_reported then
       cmd_error_reported = true
-      M.report(1, "infill: " .. resolved.error)
+      M.report(1, "infill: " .. resolved.error, { kind = "server-not-found" })
     end
     return nil
   end
@@ -399,7 +423,7 @@ function M.setup()
   if has_011 and vim.lsp.config and vim.lsp.enable then
     local resolved = M.resolve_cmd()
     if not resolved.cmd then
-      M.report(1, "infill: " .. resolved.error)
+      M.report(1, "infill: " .. resolved.error, { kind = "server-not-found" })
       return
     end
     local client_config = M.client_config(resolved.cmd) --[[@as vim.lsp.Config]]

@@ -1,5 +1,7 @@
 local h = require("helpers")
 local infill = require("infill")
+local keymaps = require("infill.keymaps")
+local lsp = require("infill.lsp")
 local suggestion = require("infill.suggestion")
 
 local function desc(lhs)
@@ -143,7 +145,7 @@ describe("keymaps", function()
       vim.api.nvim_set_current_buf(bufnr)
       vim.keymap.set("i", "<M-l>", "local", { buffer = bufnr, desc = "user local" })
       infill.setup()
-      h.eq({ { lhs = "<M-l>", previous = "user global" } }, infill._wrapped_keymaps())
+      h.eq({ { lhs = "<M-l>", previous = "user global" } }, keymaps.wrapped())
       h.eq("user local", desc("<M-l>"), "the buffer-local mapping is untouched")
       vim.cmd("bwipeout! " .. bufnr)
       h.eq("infill: accept suggestion", desc("<M-l>"))
@@ -153,14 +155,12 @@ describe("keymaps", function()
       h.eq("set after setup", desc("<M-]>"))
       vim.keymap.del("i", "<M-l>")
       vim.keymap.del("i", "<M-]>")
-      h.eq({}, infill._wrapped_keymaps())
+      h.eq({}, keymaps.wrapped())
     end
   )
 
-  it("an action that fails is reported once, drops the suggestion, and the key raises no error", function()
-    local notify = vim.notify
-    local calls = h.capture_notify()
-    infill.setup()
+  -- A buffer in insert mode with a suggestion shown that accepting cannot insert (the buffer is not modifiable).
+  local function failing_accept()
     local bufnr = vim.api.nvim_create_buf(true, false)
     vim.api.nvim_set_current_buf(bufnr)
     vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, { "abc" })
@@ -178,6 +178,43 @@ describe("keymaps", function()
     end
     show()
     vim.bo[bufnr].modifiable = false -- nvim_buf_set_text fails
+    return bufnr, show
+  end
+
+  local function cleanup(bufnr)
+    vim.bo[bufnr].modifiable = true
+    h.escape()
+    vim.cmd("bwipeout! " .. bufnr)
+  end
+
+  it(
+    "with notify = false, an action that fails notifies nothing but is logged and kept for :checkhealth",
+    function()
+      local notify = vim.notify
+      local calls = h.capture_notify()
+      lsp.state.notified = {}
+      lsp.state.last_error = nil
+      infill.setup({ notify = false })
+      local bufnr = failing_accept()
+      h.input("<M-l>", function()
+        return lsp.state.last_error ~= nil
+      end, "the error recorded")
+      h.contains(lsp.state.last_error.message, "infill: accept failed")
+      h.eq("action-error", lsp.state.last_error.kind)
+      h.contains(lsp.state.log[#lsp.state.log], "[ERROR] infill: accept failed")
+      h.eq(false, suggestion.is_visible(), "the suggestion is dropped")
+      h.eq({}, calls, "vim.notify calls")
+      cleanup(bufnr)
+      vim.notify = notify
+    end
+  )
+
+  it("an action that fails is reported once, drops the suggestion, and the key raises no error", function()
+    local notify = vim.notify
+    local calls = h.capture_notify()
+    lsp.state.notified = {}
+    infill.setup()
+    local bufnr, show = failing_accept()
     h.input("<M-l>", function()
       return #calls > 0
     end, "the error reported")
@@ -189,7 +226,7 @@ describe("keymaps", function()
     h.eq({}, suggestion.state.items)
     h.eq("i", vim.api.nvim_get_mode().mode, "the key's own meaning is not run after a failure")
     h.eq({ "abc" }, vim.api.nvim_buf_get_lines(bufnr, 0, -1, false))
-    h.contains(require("infill.lsp").state.last_error.message, "accept failed")
+    h.contains(lsp.state.last_error.message, "accept failed")
 
     show()
     h.input("<M-l>", function()
@@ -197,18 +234,41 @@ describe("keymaps", function()
     end, "the suggestion dropped again")
     h.eq(1, #calls, "the same error is not shown twice")
 
-    vim.bo[bufnr].modifiable = true
-    h.escape()
+    cleanup(bufnr)
     vim.notify = notify
-    vim.cmd("bwipeout! " .. bufnr)
   end)
 
+  it(
+    "messages are shown from two places: lsp.report() (honours `notify`) and the answers of :Infill",
+    function()
+      -- A third caller would show a message nobody asked for past the `notify` option.
+      local callers = {}
+      local dir = lsp.plugin_root() .. "/lua/infill"
+      for name in vim.fs.dir(dir) do
+        local text = table.concat(vim.fn.readfile(dir .. "/" .. name), "\n")
+        for _, call in ipairs({ "vim.notify(", "vim.notify_once(", "nvim_echo(", "print(", "nvim_err_write" }) do
+          local from = 1
+          while true do
+            local at = text:find(call, from, true)
+            if not at then
+              break
+            end
+            table.insert(callers, name .. ": " .. call)
+            from = at + 1
+          end
+        end
+      end
+      table.sort(callers)
+      h.eq({ "init.lua: nvim_echo(", "lsp.lua: vim.notify(" }, callers)
+    end
+  )
+
   it("knows what an unmapped key does", function()
-    h.eq("<Esc>l", infill._unmapped_keys("<M-l>"))
-    h.eq("<Esc>]", infill._unmapped_keys("<M-]>"))
-    h.eq("<Esc><Right>", infill._unmapped_keys("<M-Right>"))
-    h.eq("<Esc><C-Right>", infill._unmapped_keys("<M-C-Right>"))
-    h.eq("<Esc>\\", infill._unmapped_keys("<M-\\>"))
-    h.eq("<C-]>", infill._unmapped_keys("<C-]>"))
+    h.eq("<Esc>l", keymaps.unmapped_keys("<M-l>"))
+    h.eq("<Esc>]", keymaps.unmapped_keys("<M-]>"))
+    h.eq("<Esc><Right>", keymaps.unmapped_keys("<M-Right>"))
+    h.eq("<Esc><C-Right>", keymaps.unmapped_keys("<M-C-Right>"))
+    h.eq("<Esc>\\", keymaps.unmapped_keys("<M-\\>"))
+    h.eq("<C-]>", keymaps.unmapped_keys("<C-]>"))
   end)
 end)

@@ -1,7 +1,7 @@
 // Swift: `import Foo` names a SwiftPM target (a module), and every file of a target sees the others' names. Pure.
 import { posix as path } from "node:path";
+import { contains } from "../../workspace/workspace.js";
 import type { ImplicitCandidate, ParsedModule, ResolveEnv } from "../types.js";
-import { contains } from "../workspace.js";
 
 /** The folder of the target a module import names (`Sources/Foo/` by default, or its `path:`). */
 export function swiftCandidates(specifier: string, _fromFile: string, env: ResolveEnv): string[] {

@@ -1,0 +1,362 @@
+import type { CancellationToken, Position } from "vscode-languageserver";
+import type { ContextSource } from "../context/context-loader.js";
+import type { Documents, OpenDocument } from "../documents/documents.js";
+import { comparePositions } from "../documents/text-buffer.js";
+import type { Logger } from "../log/logger.js";
+import { isEnabledFor, type Settings } from "../settings/settings.js";
+import type { FailureNotice } from "../upstream/failure-notice.js";
+import type { UpstreamHealth } from "../upstream/health.js";
+import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
+import { type Anchor, anchorAt, typedSince } from "./anchor.js";
+import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { Pacing } from "./pacing.js";
+import type { PartialListener } from "./partial-feed.js";
+import type { FittedCompletion } from "./postprocess.js";
+import { buildRequest, type ChosenContext, chooseContext } from "./request-builder.js";
+import { SharedStream } from "./shared-stream.js";
+import { delayUnlessAnswered, Slot } from "./slot.js";
+import { SuggestionMemory } from "./suggestion-memory.js";
+import type { Suggestion } from "./type-through.js";
+
+/** Collaborators of the engine. */
+export interface EngineOptions {
+  documents: Documents;
+  /** The upstream client for the current settings; undefined when there is none (no API key). */
+  upstream: () => Upstream | undefined;
+  settings: () => Settings;
+  health: UpstreamHealth;
+  /** Called once per kind of failure (the health tracker deduplicates). */
+  onFailure: (notice: FailureNotice) => void;
+  /** Called when an upstream request starts; the returned function is called when it ends. */
+  onUpstream?: (uri: string) => (end: UpstreamEnd) => void;
+  /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
+  onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
+  /** Repository context; none means prompts carry the current buffer only. */
+  context?: ContextSource;
+  log: Logger;
+  /**
+   * Stream single-line requests too, so that one still in flight when the user types on is followed while its
+   * text agrees with the typing and dropped as soon as it does not. When false, one line is asked without a
+   * stream and, while its text is not known, aborted as soon as the user types on. Default: streamed (the bench
+   * measures both, "following a request in flight").
+   */
+  streamSingleLines?: boolean;
+}
+
+/** What following the stream in flight gave. */
+type Shared =
+  | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
+  | { kind: "diverged" }
+  | { kind: "none" };
+
+/** The requests of one document: the one waiting of each kind, and its upstream request in flight. */
+interface DocState {
+  waiters: Map<RequestKind, Slot>;
+  stream: SharedStream | undefined;
+}
+
+/**
+ * Turns completion requests into suggestions, spending as few upstream requests as it can. The pipeline of one
+ * request: memory (type-through) → a stream in flight that can serve it → debounce (while the context is chosen)
+ * → a slot under the concurrency cap → a new stream, cut as soon as post-processing knows where the suggestion
+ * ends. A newer request of the same kind for the same document supersedes an older one (answered empty at once,
+ * its stream aborted unless another request follows it).
+ */
+export class CompletionEngine {
+  readonly #states = new Map<string, DocState>();
+  readonly #memory: SuggestionMemory;
+  readonly #pacing: Pacing;
+
+  constructor(private readonly options: EngineOptions) {
+    this.#memory = new SuggestionMemory(options.onTypedThrough);
+    this.#pacing = new Pacing(options.settings);
+  }
+
+  /** Upstream requests in flight now, and requests waiting for a slot. */
+  get upstreamLoad(): { inFlight: number; waiting: number } {
+    return this.#pacing.load;
+  }
+
+  /**
+   * Answer a completion request at a UTF-16 position. Never rejects. `onPartial` is told the lines settled so far
+   * while a block streams (each call extends the previous text), never after the answer, a supersede or a cancel.
+   */
+  complete(
+    uri: string,
+    position: Position,
+    token?: CancellationToken,
+    kind: RequestKind = "inline",
+    trigger: Trigger = "automatic",
+    onPartial?: PartialListener,
+  ): Promise<Answer> {
+    const started = performance.now();
+    const { documents, settings } = this.options;
+    const doc = documents.get(uri);
+    if (!doc) return Promise.resolve(none("unknown-document"));
+    const here = documents.toUtf16(doc, position);
+    if (!here) return Promise.resolve(none("invalid-position"));
+    if (!isEnabledFor(settings(), doc.languageId)) return Promise.resolve(none("disabled"));
+
+    const state = this.#state(uri);
+    state.waiters.get(kind)?.resolve(none("superseded"));
+    const slot = new Slot(onPartial && ((text) => onPartial({ text, position: here })));
+    state.waiters.set(kind, slot);
+    const onCancel = token?.onCancellationRequested(() => slot.resolve(none("cancelled")));
+    void slot.promise.then(() => {
+      onCancel?.dispose();
+      if (state.waiters.get(kind) === slot) state.waiters.delete(kind);
+    });
+
+    const invoked = trigger === "invoked";
+    const wait = this.#pacing.arrived(uri, kind, started, invoked);
+    this.#run(slot, state, doc, here, started, wait, invoked).catch((error: unknown) => {
+      this.options.log.error(`completion failed: ${String(error)}`);
+      slot.resolve(none("error"));
+    });
+    return slot.promise;
+  }
+
+  /**
+   * The document changed from `from` (UTF-16) on. Typing at or after a suggestion's anchor keeps it (that is
+   * type-through); a change before the anchor (an edit above, an auto-import at the top, a line joined) moves or
+   * alters the text it was made for, so the remembered suggestion is dropped and a request still running for it
+   * is aborted.
+   */
+  didChange(uri: string, from: Position): void {
+    this.#memory.changed(uri, from);
+    const running = this.#states.get(uri)?.stream;
+    if (running && comparePositions(from, running.anchor) < 0) {
+      running.stale = true;
+      running.abort("superseded");
+    }
+  }
+
+  /** Forget a closed document: abort its upstream request and answer its waiting requests. */
+  forget(uri: string): void {
+    this.#memory.forget(uri);
+    this.#pacing.forget(uri);
+    const state = this.#states.get(uri);
+    if (!state) return;
+    for (const waiter of state.waiters.values()) waiter.resolve(none("cancelled"));
+    state.stream?.abort("cancelled");
+    this.#states.delete(uri);
+  }
+
+  /** Abort everything (shutdown). */
+  dispose(): void {
+    for (const uri of [...this.#states.keys()]) this.forget(uri);
+  }
+
+  /**
+   * The pipeline of one request.
+   *
+   * @param wait the debounce, in ms.
+   * @param invoked the user asked: held back only by what a settings change fixes (no key, a rejected key).
+   */
+  async #run(
+    slot: Slot,
+    state: DocState,
+    doc: OpenDocument,
+    here: Position,
+    started: number,
+    wait: number,
+    invoked: boolean,
+  ): Promise<void> {
+    const anchor = anchorAt(doc, here);
+    let waited = 0;
+    const answer = (
+      source: SuggestionSource,
+      result: FittedCompletion,
+      suggestion: Suggestion,
+      stream?: SharedStream,
+    ) =>
+      slot.resolve({
+        kind: "suggestion",
+        text: result.text,
+        replaceEnd: result.replaceEnd,
+        position: here,
+        source,
+        latencyMs: performance.now() - started,
+        ...(stream?.upstreamMs !== undefined ? { upstreamMs: stream.upstreamMs } : {}),
+        ...(stream?.usage ? { usage: stream.usage } : {}),
+        ...(stream?.context ? { context: stream.context } : {}),
+        suggestion,
+        ...(source === "upstream" ? { debounceMs: waited } : {}),
+      });
+
+    const remembered = this.#memory.serve(doc, anchor);
+    if (remembered) return answer("memory", remembered.result, remembered.suggestion);
+
+    // A request already streaming for this document may start with what was typed since: follow it.
+    let shared = await this.#share(slot, state, doc, anchor);
+    if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
+    if (slot.settled) return;
+    const available = this.#upstream(invoked);
+    if (!available) return slot.resolve(none("blocked"));
+    // A request is likely soon: the connection opens during the debounce, if it idled out.
+    if (this.options.settings().preconnect) available.warm?.();
+
+    // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
+    const version = doc.version;
+    const context = chooseContext(this.options.context, doc, here, this.options.settings());
+    // After following a stream that did not fit, the user already waited: no debounce then.
+    if (shared.kind !== "diverged") {
+      waited = wait;
+      await delayUnlessAnswered(wait, slot);
+      if (slot.settled) return;
+    }
+    const chosen = await context;
+    if (slot.settled) return;
+    if (doc.version !== version) return slot.resolve(none("stale"));
+
+    // The cap on requests in flight: a request superseded or cancelled while it waits never goes upstream.
+    const load = this.#pacing.load;
+    if (load.inFlight >= this.options.settings().maxConcurrent)
+      this.options.log.debug(
+        `waiting for an upstream slot: ${load.inFlight} in flight, ${load.waiting} waiting`,
+      );
+    let release = await this.#pacing.enter(slot.promise);
+    if (!release) return;
+    // Meanwhile a request of the other kind for the same place may have gone upstream: follow it, without holding a
+    // slot. When none runs, nothing is awaited between this look and the start below, so that two requests resuming
+    // together (both waited for the same context, or for a slot) cannot both start one.
+    if (shared.kind !== "diverged" && state.stream) {
+      release();
+      shared = await this.#share(slot, state, doc, anchor);
+      if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
+      if (slot.settled) return;
+      release = await this.#pacing.enter(slot.promise);
+      if (!release) return;
+    }
+    // Or it went and already came back: its suggestion is in memory.
+    const cameBack = !slot.settled && doc.version === version ? this.#memory.serve(doc, anchor) : undefined;
+    if (cameBack) {
+      release();
+      return answer("memory", cameBack.result, cameBack.suggestion);
+    }
+    const upstream = this.#upstream(invoked);
+    const stream =
+      !slot.settled && doc.version === version && upstream
+        ? this.#start(upstream, state, doc, here, anchor, chosen)
+        : undefined;
+    if (!stream) {
+      release();
+      if (doc.version !== version) return slot.resolve(none("stale"));
+      return slot.resolve(none(upstream ? "binary" : "blocked"));
+    }
+    // Its end frees the upstream slot.
+    void stream.done.then(release);
+    await stream.follow(slot);
+    if (slot.settled) return;
+    const result = await stream.done;
+    return result && stream.suggestion
+      ? answer("upstream", result, stream.suggestion, stream)
+      : slot.resolve(none("empty"));
+  }
+
+  /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
+  #upstream(invoked: boolean): Upstream | undefined {
+    const upstream = this.options.upstream();
+    return upstream && !this.options.health.isBlocked(invoked) ? upstream : undefined;
+  }
+
+  /**
+   * Let the stream in flight for this document serve `here` if what was typed since its anchor may still be the
+   * start of its text: follow it until it answers (`served`) or turns out not to fit (`diverged`). One that cannot
+   * serve `here` is aborted unless another request still waits for it (`none`).
+   */
+  async #share(slot: Slot, state: DocState, doc: OpenDocument, here: Anchor): Promise<Shared> {
+    const running = state.stream;
+    if (!running || running.stale) return { kind: "none" };
+    const typed = typedSince(doc, running.anchor, here);
+    if (!running.canServe(typed)) {
+      if (state.stream === running) running.dropIfUnfollowed("superseded");
+      return { kind: "none" };
+    }
+    // Its settled lines, seen from here: what is left of them after what was typed (until the next edit, after
+    // which this request is about to be superseded).
+    const version = doc.version;
+    const view = (text: string) =>
+      doc.version !== version
+        ? null
+        : (this.#memory.typeThrough({ uri: doc.uri, ...running.anchor, text, replaceEnd: 0 }, doc, here)
+            ?.text ?? null);
+    await running.follow(slot, typed ?? "", view);
+    if (slot.settled) return { kind: "none" };
+    const served = this.#memory.serve(doc, here);
+    if (served) return { kind: "served", ...served };
+    if (state.stream === running) running.dropIfUnfollowed("superseded");
+    return { kind: "diverged" };
+  }
+
+  /** Start a stream for `here`, as the document's stream in flight; undefined for a binary document. */
+  #start(
+    upstream: Upstream,
+    state: DocState,
+    doc: OpenDocument,
+    here: Position,
+    anchor: Anchor,
+    context: ChosenContext,
+  ): SharedStream | undefined {
+    const { log, health, onFailure } = this.options;
+    const built = buildRequest(
+      doc,
+      here,
+      anchor,
+      context.block,
+      this.options.settings(),
+      this.options.streamSingleLines,
+    );
+    if (!built) return undefined;
+    const counted = this.options.onUpstream?.(doc.uri);
+    const stream: SharedStream = new SharedStream(
+      upstream,
+      { uri: doc.uri, anchor, ...built, context: context.figures },
+      {
+        onSuccess: () => health.success(),
+        onFailure: (error) => {
+          const notice = health.failure(error);
+          if (notice) onFailure(notice);
+          log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
+        onEnd: (end) => {
+          if (state.stream === stream) state.stream = undefined;
+          counted?.(end);
+          log.debug(describeEnd(end, stream));
+        },
+        onSuggestion: (suggestion) => {
+          if (!stream.stale) this.#memory.remember(suggestion);
+        },
+      },
+    );
+    state.stream = stream;
+    return stream;
+  }
+
+  #state(uri: string): DocState {
+    let state = this.#states.get(uri);
+    if (!state) {
+      state = { waiters: new Map(), stream: undefined };
+      this.#states.set(uri, state);
+    }
+    return state;
+  }
+}
+
+/** The debug log line of an upstream request that ended. */
+function describeEnd(end: UpstreamEnd, stream: SharedStream): string {
+  const ms = Math.round(end.ms);
+  if (end.outcome === "cancelled" || end.outcome === "superseded") {
+    const why = stream.stale ? "the text it was for changed" : "nobody waits for it";
+    return `upstream request aborted after ${ms} ms: ${why}`;
+  }
+  if (end.outcome === "failed") return `upstream request failed after ${ms} ms`;
+  const { usage } = end;
+  return (
+    `upstream ${ms} ms, ${stream.raw.length} chars, ` +
+    (usage
+      ? `prompt ${usage.prompt_tokens} tokens` +
+        (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
+      : "no usage (stream cut early, or the provider gives none)")
+  );
+}

@@ -1,0 +1,96 @@
+import type { FimContext, FimRequest } from "@infill/core";
+import type { Position } from "vscode-languageserver";
+import { type ContextBlock, EMPTY_BLOCK } from "../context/block.js";
+import type { ContextSource } from "../context/context-loader.js";
+import type { OpenDocument } from "../documents/documents.js";
+import type { Settings } from "../settings/settings.js";
+import type { Anchor } from "./anchor.js";
+import type { ContextFigures } from "./answer.js";
+import { completionMode, type PostProcessContext } from "./postprocess.js";
+import { buildPromptWindow } from "./prompt-window.js";
+
+/** The repository context of one request: the block that goes first, and its figures (none with context off). */
+export interface ChosenContext {
+  block: ContextBlock;
+  figures: ContextFigures | undefined;
+}
+
+/** One upstream request, ready to send. */
+export interface BuiltRequest {
+  request: FimRequest;
+  /** What post-processing judges its text against. */
+  ctx: PostProcessContext;
+  /** Whether to stream it (see {@link buildRequest}). */
+  streamed: boolean;
+}
+
+/** The context block's budget, in estimated tokens: `context.maxTokens`, and never more than half the request. */
+export function contextBudget(settings: Settings): number {
+  return Math.min(settings.context.maxTokens, Math.floor(settings.contextTokens / 2));
+}
+
+/** The repository context for a request at `here` (UTF-16); an empty block when context is off or none is had. */
+export async function chooseContext(
+  source: ContextSource | undefined,
+  doc: OpenDocument,
+  here: Position,
+  settings: Settings,
+): Promise<ChosenContext> {
+  if (!source || !settings.context.enabled) return { block: EMPTY_BLOCK, figures: undefined };
+  const { block, ms, recomputed } = await source.block(doc, here, contextBudget(settings));
+  // A snippet from an open buffer holding NUL would make the request binary: leave the context out then.
+  const usable = block.text.includes("\0") ? EMPTY_BLOCK : block;
+  return {
+    block: usable,
+    figures: { ms, snippets: usable.snippets.length, tokens: usable.tokens, recomputed },
+  };
+}
+
+/**
+ * The FIM request for a cursor: the window of the document around it within what `contextTokens` leaves after
+ * the context block (the block's share is what it really uses: context not found gives its share back), one line
+ * or a block as `lineMode` decides, and whether to stream it. Undefined for a binary document (NUL in the window).
+ *
+ * A block is streamed, so that it can be cut as soon as post-processing knows where it ends. One line stops at the
+ * line break on the server (which bills nothing past it); it is streamed too unless `streamSingleLines` is false,
+ * so that a request still running when the user types on can be followed or dropped on its first text.
+ */
+export function buildRequest(
+  doc: OpenDocument,
+  here: Position,
+  anchor: Anchor,
+  context: ContextBlock,
+  settings: Settings,
+  streamSingleLines = true,
+): BuiltRequest | undefined {
+  const window = buildPromptWindow(doc.buffer, here, {
+    budgetTokens: settings.contextTokens - context.tokens,
+  });
+  if (window.prompt.includes("\0") || window.suffix.includes("\0")) return undefined;
+  const ctx: PostProcessContext = {
+    lineBefore: anchor.linePrefix,
+    lineAfter: anchor.lineRest,
+    suffix: window.suffix,
+    mode: completionMode(anchor.linePrefix, anchor.lineRest, settings.lineMode),
+  };
+  const singleLine = ctx.mode === "single-line";
+  const request: FimRequest = {
+    prompt: window.prompt,
+    // The provider puts the block where it belongs: before the prompt, or (llama.cpp) in its own field.
+    ...(context.text === "" ? {} : { context: fimContext(context) }),
+    suffix: window.suffix,
+    max_tokens: settings.maxTokens,
+    temperature: settings.temperature,
+    ...(singleLine ? { stop: ["\n"] } : {}),
+  };
+  return { request, ctx, streamed: !singleLine || streamSingleLines };
+}
+
+/** A context block as the provider-neutral request carries it (see FimContext in @infill/core). */
+function fimContext(block: ContextBlock): FimContext {
+  return {
+    snippets: block.snippets.map(({ path, text }) => ({ path, text })),
+    text: block.text,
+    pathLine: block.pathLine,
+  };
+}

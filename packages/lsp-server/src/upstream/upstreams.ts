@@ -1,0 +1,97 @@
+import type { FimRequest, ProviderClientOptions } from "@infill/core";
+import type { Upstream } from "./upstream.js";
+
+/** Where an upstream sends its requests, once its client exists: for `:checkhealth` and the probe. */
+export interface UpstreamTarget {
+  /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
+  baseURL: string;
+  /** The model requests use (the setting, else the provider's default); undefined for llama.cpp's own. */
+  model: string | undefined;
+}
+
+/** An upstream that may own resources to release. */
+export interface ClosableUpstream extends Upstream {
+  /**
+   * Creates the client if needed and says where it sends requests.
+   * @throws what the client's constructor throws for a configuration it refuses (ValidationError).
+   */
+  target(): Promise<UpstreamTarget>;
+  /** Create the client (and load its code) if needed, and open its connection if none is open. Never throws. */
+  warm(): void;
+  close(): Promise<void>;
+}
+
+// The HTTP client (undici, the response schemas) and the simulator are loaded on first use, not at start-up:
+// `initialize` is answered before they are evaluated, which keeps a cold start fast. esbuild splits them into
+// chunks that are only read when imported.
+const loadCore = () => import("@infill/core");
+
+/** Start loading the client now (e.g. right after `initialize`), so the first completion does not wait for it. */
+export function preloadClient(): void {
+  void loadCore();
+}
+
+/** A client as the server uses it: the engine's two calls, where they go, and opening its connection ahead. */
+interface Client extends Upstream, UpstreamTarget {
+  preconnect(): Promise<boolean>;
+}
+
+/** An upstream whose client is created (and loaded) on first use. */
+function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<void>): ClosableUpstream {
+  let client: Promise<Client> | undefined;
+  const ready = () => {
+    // A creation that failed (e.g. the client refused its options) is not kept: the next call tries again.
+    client ??= create().catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
+  };
+  return {
+    async *stream(request: FimRequest, options) {
+      yield* (await ready()).stream(request, options);
+    },
+    async complete(request: FimRequest, options) {
+      return (await ready()).complete(request, options);
+    },
+    async target() {
+      const { baseURL, model } = await ready();
+      return { baseURL, model };
+    },
+    warm() {
+      // A client that cannot be created is the next request's error to report.
+      ready().then(
+        (created) => created.preconnect(),
+        () => {},
+      );
+    },
+    async close() {
+      const created = await client?.catch(() => undefined);
+      if (created) await close(created);
+    },
+  };
+}
+
+/** A provider (DeepSeek, Ollama, llama.cpp, Codestral, an OpenAI-compatible host) through `ProviderClient`. */
+export function providerUpstream(options: ProviderClientOptions): ClosableUpstream {
+  return lazy(
+    async () => new (await loadCore()).ProviderClient(options),
+    async () => {},
+  );
+}
+
+/** An in-process `@infill/sim` on a loopback port, talked to through the same client: no key, no network. */
+export function simUpstream(timeoutMs: number): ClosableUpstream {
+  const sims = new WeakMap<Client, { close(): Promise<void> }>();
+  return lazy(
+    async () => {
+      const [{ startSim }, { ProviderClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
+      const sim = await startSim({ keepRequests: 0 });
+      // No key: the sim needs none, and the real one must not be sent to it.
+      const client = new ProviderClient({ provider: "deepseek", baseURL: sim.url, apiKey: "", timeoutMs });
+      sims.set(client, sim);
+      return client;
+    },
+    async (client) => sims.get(client)?.close(),
+  );
+}
