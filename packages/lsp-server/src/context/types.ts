@@ -79,9 +79,12 @@ export interface ImportBinding {
  * typedefs, function-like macros (`#define F(x) …`, kind `"function"`), `extern` variables; a header's own
  * `#include`s are imports like any file's, and resolution follows a target's glob imports for a name it does not
  * declare (bounded by `ResolveLimits.maxHops`), so what a header includes is reachable through it, transitively.
- * JVM and C# classes, interfaces, enums, records, objects and traits, with their members; Kotlin and Scala
- * top-level functions and values. Ruby and Elixir modules and classes by their last name segment (`defmodule A.B`
- * declares `B`, kind `"module"`), their methods and functions as members. PHP classes, interfaces, traits, enums and
+ * JVM and C# classes, interfaces, enums, records, objects and traits, with their members (a C# type inside a
+ * `namespace { … }` block is top-level); Kotlin and Scala top-level functions and values. Ruby and Elixir modules
+ * and classes by their last name segment (`defmodule A.B` declares `B`, kind `"module"`), their methods and
+ * functions as members; a class or module nested in a module is listed at the top level too (Ruby
+ * `module Shop; class Item` declares `Shop` and `Item`: code inside the namespace names it unqualified), and so
+ * are an Elixir module's `def`s (what `import A.B` brings into scope). PHP classes, interfaces, traits, enums and
  * functions. Swift types, protocols, extensions' members, functions. OCaml `let`, `type`, `module`. Zig `pub`
  * declarations (`exported`). Bash functions. The package or namespace a file declares goes in
  * {@link ModuleOutline.package}.
