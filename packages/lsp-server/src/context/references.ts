@@ -6,6 +6,11 @@ export interface ReferenceRules {
   readonly dialect: Dialect;
   /** Words that are never references (keywords, `this`, literals, builtins that are never imported). */
   readonly keywords: ReadonlySet<string>;
+  /**
+   * Builtin names that are references only when the file binds them itself (Python's `from rich import print`):
+   * otherwise the language's own. Default none.
+   */
+  readonly builtins?: ReadonlySet<string>;
   /** `::` separates path segments (Rust). Default false. */
   readonly paths?: boolean;
   /** `:` separates a method call (Lua's `m:f()`). Default false. */
@@ -65,7 +70,12 @@ function skipSpace(code: string, i: number): number {
  * keyword and not itself a member, with the identifier after its first separator; nearest first, and on one line
  * the one nearest the cursor first. One pass over the masked lines; strings only for the names it keeps.
  */
-export function findReferences(lines: readonly string[], rules: ReferenceRules, preceding = ""): Reference[] {
+export function findReferences(
+  lines: readonly string[],
+  rules: ReferenceRules,
+  preceding = "",
+  bound?: ReadonlySet<string>,
+): Reference[] {
   // Names inside a template literal's `${…}` are code too (`${util.joinValues(` is a use of util). The text before
   // the lines is masked with them, so that lines starting inside a comment (a JSDoc block with a `code` span in
   // it) or a string are read as such; only the lines are searched.
@@ -90,7 +100,7 @@ export function findReferences(lines: readonly string[], rules: ReferenceRules, 
     i = identifierEnd(code, i);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
-    if (rules.keywords.has(name)) continue;
+    if (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))) continue;
     let member: string | undefined;
     let chain: string[] | undefined;
     let j = skipSpace(code, i);

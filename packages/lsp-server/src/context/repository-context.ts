@@ -22,12 +22,14 @@ import {
 import { SourceCache } from "./source-cache.js";
 import type {
   Declaration,
+  Family,
   FoundDeclaration,
   LanguageSupport,
   ModuleHost,
   ParsedModule,
   Reference,
 } from "./types.js";
+import { WorkspaceSymbols } from "./workspace-symbols.js";
 
 /** Lines before the cursor searched for names to declare. */
 const REFERENCE_LINES = 40;
@@ -63,6 +65,18 @@ const SIMILAR_PER_FILE = 2;
 const SIMILAR_MIN_SCORE = 0.1;
 /** Open documents whose windows are indexed at most (the most recently used ones). */
 const INDEXED_DOCUMENTS_MAX = 100;
+/**
+ * Names looked up in the workspace symbol index at most per choice, nearest first: those no import resolved (C#
+ * always; every family as a fallback for names no import binds).
+ */
+const MAX_INDEX_NAMES = 6;
+/**
+ * Families whose files use other files' names of any case without naming them (C's headers, Swift's module,
+ * Ruby's and PHP's autoloading, OCaml's modules, Bash's sourced functions): there the index is asked for every
+ * name nothing found; elsewhere only for capitalised ones (a class, a type), since a lower-case name no import
+ * binds is most often a local variable.
+ */
+const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", "php", "ocaml", "bash"]);
 /** A reused block's files are re-checked on disk at most this often, in ms (the source cache's own period). */
 const RECHECK_MS = 2000;
 /** Time allowed for a document's index to be rebuilt after an edit, ms (off the request path). */
@@ -132,6 +146,7 @@ export class RepositoryContext {
   readonly #ignore: IgnoreRules;
   readonly #sources: SourceCache<ParsedModule>;
   readonly #env: ProjectEnv;
+  readonly #symbols: WorkspaceSymbols;
   readonly #recent = new RecentEdits();
   readonly #states = new Map<string, DocState>();
   readonly #pending = new Map<string, Promise<ContextResult>>();
@@ -160,7 +175,21 @@ export class RepositoryContext {
       this.workspace,
       (path) => this.#sources.readText(path),
       (dir) => this.#sources.subdirectories(dir),
+      (dir) => this.#sources.list(dir),
     );
+    this.#symbols = new WorkspaceSymbols({
+      workspace: this.workspace,
+      files: this.#sources,
+      outline: (path, text) => {
+        const family = familyOf(undefined, path);
+        const support = family && supportFor(family);
+        return support ? { family: support.family, outline: support.parse(text).outline } : undefined;
+      },
+      indexable: (path) => {
+        const family = familyOf(undefined, path);
+        return family !== undefined && supportFor(family) !== undefined;
+      },
+    });
   }
 
   /**
@@ -186,6 +215,8 @@ export class RepositoryContext {
     // A name typed near the cursor only adds its declaration: the block grows at its end, and what the prompt
     // cache holds of it stays valid.
     const extend = reason === "name" ? state : undefined;
+    // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
+    const release = this.#symbols.hold();
     const computing = this.#choose(doc, position, budgetTokens, settings, extend)
       .then((next) => {
         this.#states.set(doc.uri, next);
@@ -197,7 +228,10 @@ export class RepositoryContext {
         this.options.log.warn(`context: ${error instanceof Error ? error.message : String(error)}`);
         return { block: EMPTY_BLOCK, ms: performance.now() - started, recomputed: true };
       })
-      .finally(() => this.#pending.delete(doc.uri));
+      .finally(() => {
+        release();
+        this.#pending.delete(doc.uri);
+      });
     this.#pending.set(doc.uri, computing);
     return computing;
   }
@@ -226,6 +260,7 @@ export class RepositoryContext {
   didSave(uri: string): void {
     const path = uriToPath(uri);
     if (path) this.#sources.invalidate(path);
+    if (path) this.#symbols.fileChanged(path);
     this.#sourceChanged(uri);
   }
 
@@ -251,11 +286,13 @@ export class RepositoryContext {
       if (IgnoreRules.isIgnoreFile(path)) {
         this.#ignore.invalidate(path);
         this.#sources.clear();
+        this.#symbols.clear();
         this.#invalidateAll("source");
         continue;
       }
       this.#env.invalidate(path);
       this.#sources.invalidate(path);
+      this.#symbols.fileChanged(path);
       this.#sourceChanged(uri);
     }
   }
@@ -263,6 +300,7 @@ export class RepositoryContext {
   /** The workspace folders changed: nothing read so far is known to be allowed any more. */
   foldersChanged(): void {
     this.#sources.clear();
+    this.#symbols.clear();
     this.#env.invalidate();
     this.#invalidateAll("source");
   }
@@ -271,6 +309,7 @@ export class RepositoryContext {
   dispose(): void {
     this.#stopWatchingFolders();
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
+    this.#symbols.dispose();
   }
 
   /**
@@ -293,7 +332,7 @@ export class RepositoryContext {
     if (!doc || !path || !support || !this.options.settings().enabled) return;
     try {
       const { imports } = this.#parseCurrent(doc, { line: 0, character: 0 }, support, path);
-      const env = await this.#env.for(path);
+      const env = await this.#env.for(path, support.family);
       for (const statement of imports) {
         for (const candidate of support.candidates(statement.specifier, path, env)) {
           if (candidate.endsWith("/")) break;
@@ -330,11 +369,17 @@ export class RepositoryContext {
     if (support && state.imported.size > 0) {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
-      const line = withoutTypedName(doc.buffer.lineAt(position.line).slice(0, position.character));
+      const typed = doc.buffer.lineAt(position.line).slice(0, position.character);
+      const line = withoutTypedName(typed);
       const preceding = linesOf(doc, Math.max(0, position.line - PRECEDING_LINES_CHECK), position.line);
-      for (const ref of support.references([line], preceding)) {
+      for (const ref of support.references([line], preceding, state.imported)) {
         if (state.imported.has(ref.name) && !state.tried.has(referenceKey(ref))) return "name";
       }
+      // The word at the cursor once it spells a whole imported name (`ctx = RenderContext`, the `(` not typed
+      // yet): a prefix on the way (`Render`) binds nothing, so this fires once per name, not per keystroke.
+      const word = typed.slice(line.length);
+      if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(word) && state.imported.has(word) && !state.tried.has(word))
+        return "name";
     }
     return undefined;
   }
@@ -368,14 +413,14 @@ export class RepositoryContext {
       for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
       lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
       const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
-      const references = support.references(lines, preceding);
+      const references = support.references(lines, preceding, imported);
       for (const ref of references) tried.add(referenceKey(ref));
       const near = new Set(references.map((ref) => ref.name));
       ahead = [...imported]
         .filter((name) => !near.has(name) && !name.includes("."))
         .slice(0, MAX_AHEAD)
         .map((name) => ({ name, distance: AHEAD_DISTANCE }));
-      const env = await this.#env.for(path);
+      const env = await this.#env.for(path, support.family);
       const found: FoundDeclaration[] = await findDeclarations(
         support,
         current,
@@ -389,6 +434,9 @@ export class RepositoryContext {
       found.push(...(await this.#openDeclarations(doc, support, references, imported, found, sources)));
       // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order).
       found.sort((a, b) => a.reference.distance - b.reference.distance);
+      // Then what the workspace symbol index finds for the names no import resolved.
+      this.#symbols.want();
+      found.push(...(await this.#indexDeclarations(support, current, references, imported, found, sources)));
       for (const { path: declPath, declaration } of found) {
         const rel = this.workspace.relative(declPath);
         if (rel === undefined) continue;
@@ -476,6 +524,48 @@ export class RepositoryContext {
     return out;
   }
 
+  /**
+   * Declarations the workspace symbol index finds (nearest files first) for the references near the cursor that
+   * nothing found: every one in C# (whose `using`s name namespaces, not files), and in the other families those no
+   * import binds and the file does not declare (a Java class of the same package, a C macro, a Ruby constant).
+   */
+  #indexDeclarations(
+    support: LanguageSupport,
+    current: ParsedModule,
+    references: readonly Reference[],
+    imported: ReadonlySet<string>,
+    found: readonly FoundDeclaration[],
+    sources: Set<string>,
+  ): Promise<FoundDeclaration[]> {
+    const have = new Set(found.map((f) => f.reference.name));
+    const local = new Set(current.outline.declarations.map((d) => d.name));
+    const wanted = references.filter(
+      (ref) =>
+        !have.has(ref.name) &&
+        !local.has(ref.name) &&
+        (support.family === "csharp" ||
+          (!imported.has(ref.name) && (GLOBAL_NAMES.has(support.family) || /^\p{Lu}/u.test(ref.name)))),
+    );
+    if (wanted.length === 0) return Promise.resolve([]);
+    const open = new Set<string>();
+    for (const doc of this.options.documents.all()) {
+      const path = uriToPath(doc.uri);
+      if (path) open.add(path);
+    }
+    return this.#symbols.declarations(
+      wanted,
+      {
+        path: current.path,
+        family: support.family,
+        ...(current.outline.package !== undefined ? { package: current.outline.package } : {}),
+        open,
+        recent: this.#recent.paths(),
+      },
+      this.#host(sources),
+      MAX_INDEX_NAMES,
+    );
+  }
+
   /** The exported top-level declarations of an open document by name (parsed once per version). */
   #openNames(doc: OpenDocument, path: string): ReadonlyMap<string, Declaration> {
     const cached = this.#parsedOpen.get(doc.uri);
@@ -509,10 +599,20 @@ export class RepositoryContext {
       head = support.parse(linesOf(doc, 0, end));
     }
     const nearStart = Math.max(end, position.line - REFERENCE_LINES);
-    if (nearStart > position.line) return { path, ...head };
+    // Imports between the head and the lines near the cursor (Python's inside a function or an `if __name__`
+    // block, Rust's in a `mod tests`): from the whole document's parse, made off the request path after its last
+    // edit (a parse of the lines in between would start mid-statement, or inside a string).
+    const whole = this.#parsedOpen.get(doc.uri)?.module;
+    // Those near the cursor too: a slice that starts inside a block (`mod tests {`) hides them from its own parse.
+    const between = (whole?.imports ?? []).filter((s) => s.line >= end && s.line <= position.line);
+    if (nearStart > position.line)
+      return { path, imports: [...head.imports, ...between], outline: head.outline };
     const near = support.parse(linesOf(doc, nearStart, position.line + 1));
-    const shifted = near.imports.map((statement) => ({ ...statement, line: statement.line + nearStart }));
-    return { path, imports: [...head.imports, ...shifted], outline: head.outline };
+    const known = new Set(between.map((s) => `${s.line}\0${s.specifier}`));
+    const shifted = near.imports
+      .map((statement) => ({ ...statement, line: statement.line + nearStart }))
+      .filter((s) => !known.has(`${s.line}\0${s.specifier}`));
+    return { path, imports: [...head.imports, ...between, ...shifted], outline: head.outline };
   }
 
   /**
@@ -590,9 +690,14 @@ export class RepositoryContext {
       const doc = this.options.documents.get(uri);
       if (!doc) return;
       if (this.#indexes.get(uri)?.version !== doc.version) this.#rebuildIndex(doc);
-      // Its declarations too, so that a request from another document finds them parsed.
+      // Its declarations too, so that a request from another document finds them parsed (and the index sees them).
       const path = uriToPath(uri);
-      if (path && supportOf(doc)) this.#openNames(doc, path);
+      const support = supportOf(doc);
+      if (path && support) {
+        this.#openNames(doc, path);
+        const module = this.#parsedOpen.get(uri)?.module;
+        if (module) this.#symbols.parsed(path, support.family, module.outline);
+      }
     };
     // vscode-jsonrpc reads one message per `setImmediate`: one queued now runs before the next message.
     if (delayMs <= 0) {
@@ -661,6 +766,7 @@ export class RepositoryContext {
     if (exclude.join("\n") === this.#exclude.join("\n")) return;
     this.#exclude = exclude;
     this.#sources.clear();
+    this.#symbols.clear();
     this.#invalidateAll("settings");
   }
 
@@ -692,8 +798,9 @@ function supportOf(doc: OpenDocument): LanguageSupport | undefined {
 /** Parse a file of a known family; undefined for the others. */
 function parseFile(path: string, text: string, languageId?: string): ParsedModule | undefined {
   const family = familyOf(languageId, path);
-  if (!family) return undefined;
-  return { path, ...supportFor(family).parse(text) };
+  const support = family && supportFor(family);
+  if (!support) return undefined;
+  return { path, ...support.parse(text) };
 }
 
 /** The local names a file's imports bind (a dotted Python binding also by its first name), and where they end. */

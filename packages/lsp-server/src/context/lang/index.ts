@@ -7,9 +7,10 @@ import { typescript } from "./typescript.js";
 
 export { go, lua, python, rust, typescript };
 
-const SUPPORT: Readonly<Record<Family, LanguageSupport>> = { typescript, python, go, rust, lua };
+/** The families with a parser; the others (their resolution is in `../resolve/`) are added with theirs. */
+const SUPPORT: Readonly<Partial<Record<Family, LanguageSupport>>> = { typescript, python, go, rust, lua };
 
-/** The analysis of a language family. */
-export function supportFor(family: Family): LanguageSupport {
+/** The analysis of a language family, or undefined when it has no parser yet. */
+export function supportFor(family: Family): LanguageSupport | undefined {
   return SUPPORT[family];
 }
