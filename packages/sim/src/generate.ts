@@ -40,7 +40,12 @@ export interface Generation {
  */
 export function generate(input: GenerateInput): Generation {
   const suffix = input.suffix ?? "";
-  const copy = promptLookup(input.prompt, suffix, input.promptTokens ?? tokenize(input.prompt), input.writeOn);
+  const copy = promptLookup(
+    input.prompt,
+    suffix,
+    input.promptTokens ?? tokenize(input.prompt),
+    input.writeOn,
+  );
   let text = copy?.text ?? filler(input.prompt, suffix);
   let cut = -1;
   for (const stop of input.stop ?? []) {

@@ -9,7 +9,9 @@ describe("writeOn", () => {
     const block = generate({ prompt, suffix: "\n", maxTokens: 200 });
     const on = generate({ prompt, suffix: "\n", maxTokens: 200, writeOn: true });
     expect(block.text).toBe("  return a + b;");
-    expect(on.text).toBe("  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n\n// again\nfunction add(a, b) {\n");
+    expect(on.text).toBe(
+      "  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n\n// again\nfunction add(a, b) {\n",
+    );
   });
 
   it("in the middle of a file, stops at the block's end as without it", () => {
