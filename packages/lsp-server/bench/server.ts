@@ -18,6 +18,7 @@ import {
   report,
   simProcess,
 } from "./harness.js";
+import { hotStreakBench } from "./hot-streak.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
 
@@ -283,6 +284,8 @@ console.log("following a request in flight:");
 await followBench();
 console.log("hedged follow (a stream slow to its first token):");
 await hedgeBench();
+console.log("the next suggestion after an accept (hot streak and prefetch):");
+await hotStreakBench();
 console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");

@@ -59,6 +59,7 @@ type Shared =
   | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
   | { kind: "diverged" }
   | { kind: "none" }
+  | { kind: "empty" }
   | { kind: "hedged"; served: Promise<Served | undefined> };
 
 type Served = { result: FittedCompletion; suggestion: Suggestion };
@@ -138,10 +139,12 @@ export class CompletionEngine {
     const invoked = trigger === "invoked";
     // A prefetch is not typing: it neither counts in the cadence nor waits for it.
     const wait = trigger === "prefetch" ? 0 : this.#pacing.arrived(uri, kind, started, invoked);
-    this.#run(slot, state, doc, here, started, wait, invoked).catch((error: unknown) => {
-      this.options.log.error(`completion failed: ${String(error)}`);
-      slot.resolve(none("error"));
-    });
+    this.#run(slot, state, doc, here, started, wait, invoked, trigger === "prefetch").catch(
+      (error: unknown) => {
+        this.options.log.error(`completion failed: ${String(error)}`);
+        slot.resolve(none("error"));
+      },
+    );
     return slot.promise;
   }
 
@@ -158,9 +161,11 @@ export class CompletionEngine {
       running.stale = true;
       running.abort("superseded");
     }
-    // A suggestion accepted (or typed to its end) with nothing remembered past it: ask for the next one now.
+    // A suggestion accepted (or typed to its end) with nothing remembered past it, and no stream reading on past it
+    // (its hot streak is the next one): ask for the next one now.
     const doc = this.options.documents.get(uri);
-    const end = doc && this.options.settings().prefetch ? this.#memory.acceptedEnd(doc) : undefined;
+    const prefetch = this.options.settings().prefetch && !this.#states.get(uri)?.stream?.continuing;
+    const end = doc && prefetch ? this.#memory.acceptedEnd(doc) : undefined;
     if (end) void this.complete(uri, end, undefined, "inline", "prefetch");
   }
 
@@ -185,6 +190,7 @@ export class CompletionEngine {
    *
    * @param wait the debounce, in ms.
    * @param invoked the user asked: held back only by what a settings change fixes (no key, a rejected key).
+   * @param next the server asks for what follows a suggestion just accepted: a block, from the end of its line.
    */
   async #run(
     slot: Slot,
@@ -194,6 +200,7 @@ export class CompletionEngine {
     started: number,
     wait: number,
     invoked: boolean,
+    next = false,
   ): Promise<void> {
     const anchor = anchorAt(doc, here);
     let waited = 0;
@@ -232,6 +239,7 @@ export class CompletionEngine {
     // A request already streaming for this document may start with what was typed since: follow it.
     let shared = await this.#share(slot, state, doc, anchor);
     if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
+    if (shared.kind === "empty" && !invoked) return slot.resolve(none("empty"));
     if (shared.kind === "hedged") {
       void shared.served.then((served) => served && answer("shared", served.result, served.suggestion));
     }
@@ -283,7 +291,7 @@ export class CompletionEngine {
     const upstream = this.#upstream(invoked);
     const stream =
       !slot.settled && doc.version === version && upstream
-        ? this.#start(upstream, state, doc, here, anchor, chosen)
+        ? this.#start(upstream, state, doc, here, anchor, chosen, next)
         : undefined;
     if (!stream) {
       release();
@@ -343,12 +351,16 @@ export class CompletionEngine {
     if (slot.settled) return { kind: "none" };
     let served = this.#memory.serve(doc, here);
     if (!served && running.continuing) {
-      // Past its suggestion (accepted, or typed to its end): the hot streak it is still reading is the next one.
-      await Promise.race([running.done, slot.promise]);
+      // Past its suggestion (accepted, or typed to its end): the hot streak it is still reading is the next one,
+      // as soon as its paragraph is whole.
+      await running.until(() => this.#memory.serve(doc, here) !== undefined, slot);
       if (slot.settled) return { kind: "none" };
       served = this.#memory.serve(doc, here);
     }
     if (served) return { kind: "served", ...served };
+    // It ended, at this very place, with nothing to suggest: asking again would find nothing either.
+    if (typed === "" && running.outcome === "completed" && !running.suggestion && !running.stale)
+      return { kind: "empty" };
     if (state.stream === running) running.dropIfUnfollowed("superseded");
     return { kind: "diverged" };
   }
@@ -382,14 +394,18 @@ export class CompletionEngine {
     here: Position,
     anchor: Anchor,
     context: ChosenContext,
+    next: boolean,
   ): SharedStream | undefined {
     const { log, health, onFailure } = this.options;
+    const settings = this.options.settings();
+    // After an accepted block, the cursor sits at the end of its last line: what comes next is the next lines.
+    const lineMode = next && anchor.lineRest.trim() === "" ? "multi-line" : settings.lineMode;
     const built = buildRequest(
       doc,
       here,
       anchor,
       context.block,
-      this.options.settings(),
+      { ...settings, lineMode },
       this.options.streamSingleLines,
     );
     if (!built) return undefined;
@@ -424,8 +440,11 @@ export class CompletionEngine {
           if (!stream.stale) this.#memory.remember(suggestion);
         },
         onFirstText: (ms) => this.#firstToken.add(ms),
-        onStreak: (raw, suggestion) => {
-          if (!stream.stale) this.#memory.extend(suggestion, hotStreak(raw, suggestion, stream.ctx));
+        onStreak: (raw, suggestion, ended) => {
+          if (stream.stale) return;
+          // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+          const streak = hotStreak(raw, suggestion, stream.ctx);
+          this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
         },
       },
     );

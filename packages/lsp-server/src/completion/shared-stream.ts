@@ -28,10 +28,10 @@ export interface StreamHooks {
   /** Its first text came, `ms` after it started (its time to first token, as the server sees it). */
   onFirstText?(ms: number): void;
   /**
-   * It read on past its suggestion (the hot streak) and ended: `raw` is all it wrote. Not called when it was
-   * aborted or failed meanwhile.
+   * It reads on past its suggestion (the hot streak): `raw` is all it wrote so far, `ended` whether that is all.
+   * Called after each piece, and once more when it ended (not when it was aborted or failed meanwhile).
    */
-  onStreak?(raw: string, suggestion: Suggestion): void;
+  onStreak?(raw: string, suggestion: Suggestion, ended: boolean): void;
 }
 
 /** What starts a stream. */
@@ -75,6 +75,8 @@ export class SharedStream {
   upstreamMs: number | undefined;
   /** Time from its start until its suggestion was known, in ms: when it settled, or when it ended. */
   settledMs: number | undefined;
+  /** How it ended, once it did. */
+  outcome: UpstreamEnd["outcome"] | undefined;
   /** When it started (`performance.now()`). */
   readonly startedAt = performance.now();
   /** The document changed before the anchor: what it returns is for text that is gone. */
@@ -130,6 +132,23 @@ export class SharedStream {
     if (typed === null || this.stale) return false;
     if (!this.streamed && typed !== "") return false;
     return canServeFromPartial(this.raw, typed);
+  }
+
+  /**
+   * Resolves once `ready()` holds after a piece of text arrived, or it ended, or `slot` was answered, whichever
+   * comes first. Never rejects.
+   */
+  async until(ready: () => boolean, slot: Slot): Promise<void> {
+    if (ready()) return;
+    let listener: (() => void) | undefined;
+    const readyNow = new Promise<void>((resolve) => {
+      listener = () => {
+        if (ready()) resolve();
+      };
+      this.#listeners.add(listener);
+    });
+    await Promise.race([readyNow, this.done, slot.promise]);
+    if (listener) this.#listeners.delete(listener);
   }
 
   /** Abort it, unless a request still waits for it. */
@@ -201,6 +220,8 @@ export class SharedStream {
           if (this.raw === "") this.hooks.onFirstText?.(performance.now() - t0);
           this.raw += chunk.text;
           if (this.#result !== undefined) {
+            if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, false);
+            this.#told();
             if (++past >= this.#streakTokens) break;
             continue;
           }
@@ -231,6 +252,7 @@ export class SharedStream {
       this.#resolve(null);
       return this.#result ?? null;
     } finally {
+      this.outcome = outcome;
       this.upstreamMs = performance.now() - t0;
       clearTimeout(this.#orphanTimer);
       this.hooks.onEnd?.({
@@ -241,7 +263,7 @@ export class SharedStream {
       });
     }
     if (this.#result !== undefined) {
-      if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion);
+      if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, true);
       return this.#result;
     }
     this.#resolve(postProcess(this.raw, this.ctx));
