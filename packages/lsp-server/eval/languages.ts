@@ -66,6 +66,11 @@ export interface LanguageSpec {
    * is never a method.
    */
   readonly implicitReceiver: boolean;
+  /**
+   * Whether `Type.member` is how a type's static members are reached (Java, C#, Python, Ruby), so that X after
+   * `Q.` with Q a corpus type is reached by name; in C, C++, Go and Rust `Q.X` is a member of a value.
+   */
+  readonly typeDot: boolean;
   /** The operators after X that make a hole besides `X(`: `.`, `::`, `->`; and whether `new X(` exists. */
   readonly member: boolean;
   readonly scope: boolean;
@@ -108,6 +113,7 @@ const C_FAMILY = {
     "--kinds-C++=+{prototype}{externvar}{local}{parameter}",
   ],
   implicitReceiver: true,
+  typeDot: false,
   member: true,
   scope: true,
   arrow: true,
@@ -122,6 +128,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     lookup: "imports",
     syntax: C_SYNTAX,
     implicitReceiver: false,
+    typeDot: true,
     member: true,
     scope: false,
     arrow: false,
@@ -151,6 +158,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-Java=+{local}"],
     implicitReceiver: true,
+    typeDot: true,
     member: true,
     scope: false,
     arrow: false,
@@ -175,6 +183,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-C#=+{local}"],
     implicitReceiver: true,
+    typeDot: true,
     member: true,
     scope: false,
     arrow: false,
@@ -199,6 +208,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       patterns: { call: ["method", "singletonMethod", "alias"], scope: ["class", "module", "constant"] },
     },
     implicitReceiver: true,
+    typeDot: true,
     member: true,
     scope: true,
     arrow: false,
@@ -225,6 +235,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-PHP=+{local}"],
     implicitReceiver: false,
+    typeDot: false,
     // `.` concatenates strings in PHP; `X->` is a property (a field, never a hole's X).
     member: false,
     scope: true,
@@ -253,6 +264,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-Python=+{local}{parameter}"],
     implicitReceiver: false,
+    typeDot: true,
     member: true,
     scope: false,
     arrow: false,
@@ -273,6 +285,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       patterns: { member: ["var"] },
     },
     implicitReceiver: false,
+    typeDot: false,
     member: true,
     scope: false,
     arrow: false,
@@ -306,6 +319,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       },
     },
     implicitReceiver: false,
+    typeDot: false,
     member: true,
     scope: true,
     arrow: false,

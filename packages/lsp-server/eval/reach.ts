@@ -21,6 +21,7 @@ export class ReachIndex {
   readonly #imports = new Map<string, readonly string[]>();
   readonly #packages = new Map<string, readonly string[]>();
   readonly #modules = new Map<string, ReadonlySet<string>>();
+  #roots: ReadonlySet<string> | undefined;
   readonly #rule: Rule;
 
   constructor(
@@ -56,6 +57,21 @@ export class ReachIndex {
     return found;
   }
 
+  /** First names of `::` paths that lead into the corpus whatever it declares (Rust's `crate`, its own name). */
+  roots(): ReadonlySet<string> {
+    this.#roots ??= new Set(this.#rule.roots?.() ?? []);
+    return this.#roots;
+  }
+
+  /**
+   * Whether the language lets `file` name X, defined in `defining`, as it is written: bare, or after the module
+   * `qualifier` (Go: a bare name is its own package's, `pkg.X` the imported package's; Python: a bare name must
+   * be imported by name or by `*`). Undefined when the rule does not say.
+   */
+  visible(file: string, name: string, qualifier: string | undefined, defining: string): boolean | undefined {
+    return this.#rule.visible?.(file, this.view.text(file) ?? "", name, qualifier, defining);
+  }
+
   /**
    * How `file` reaches a declaration of the hole's identifier in `declaring` (the defining file first, then the
    * files of other declarations, such as a C header's prototype): `import` when it imports one of them directly,
@@ -88,6 +104,16 @@ interface Rule {
   samePackage(mine: string, theirs: string): boolean;
   /** The names a file's imports of corpus modules or packages bind (none by default). */
   modules?(file: string, text: string): string[];
+  /** See {@link ReachIndex.roots}. */
+  roots?(): string[];
+  /** See {@link ReachIndex.visible}. */
+  visible?(
+    file: string,
+    text: string,
+    name: string,
+    qualifier: string | undefined,
+    defining: string,
+  ): boolean | undefined;
 }
 
 const dirname = (file: string) => path.posix.dirname(file);
@@ -281,32 +307,37 @@ function python(view: CorpusView): Rule {
     if (base === undefined) return candidates.flatMap((c) => bySuffix(view.files, c));
     return candidates.map((c) => path.posix.normalize(path.posix.join(base, c))).filter((c) => files.has(c));
   };
-  /** Each imported module or name: the corpus files it names, and the names it binds in the file. */
-  const bindingsOf = (file: string, text: string): { files: string[]; names: string[] }[] => {
-    const found: { files: string[]; names: string[] }[] = [];
+  /** The folder a relative import with `dots` dots starts from; undefined for an absolute one. */
+  const baseOf = (file: string, dots: number): string | undefined => {
+    if (dots === 0) return undefined;
+    let base = dirname(file);
+    for (let up = 1; up < dots; up++) base = dirname(base);
+    return base === "." ? "" : base;
+  };
+  /**
+   * Each imported module or name: the corpus files it names, the names it binds in the file, and whether they
+   * are the corpus's (a module of it, or an attribute of one).
+   */
+  const bindingsOf = (file: string, text: string): { files: string[]; names: string[]; corpus: boolean }[] => {
+    const found: { files: string[]; names: string[]; corpus: boolean }[] = [];
     for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)$/gm)) {
       for (const item of m[1]!.split(",")) {
         const [dotted = "", , alias] = item.trim().split(/\s+/);
-        found.push({ files: moduleFiles(undefined, dotted), names: alias ? [alias] : dotted.split(".") });
+        const files = moduleFiles(undefined, dotted);
+        found.push({ files, names: alias ? [alias] : dotted.split("."), corpus: files.length > 0 });
       }
     }
     for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)/gm)) {
-      const dots = m[1]!.length;
-      let base: string | undefined;
-      if (dots > 0) {
-        base = dirname(file);
-        for (let up = 1; up < dots; up++) base = dirname(base);
-        if (base === ".") base = "";
-      }
+      const base = baseOf(file, m[1]!.length);
       const module = m[2]!;
       const ofModule = moduleFiles(base, module);
-      found.push({ files: ofModule, names: [] });
+      found.push({ files: ofModule, names: [], corpus: ofModule.length > 0 });
       for (const item of m[3]!.replace(/[()\\]/g, " ").split(",")) {
         const [name = "", , alias] = item.trim().split(/\s+/);
         if (!/^\w+$/.test(name)) continue;
         // `from pkg import mod` names a module's file; `from mod import name` binds an attribute of `mod`.
         const ofItem = moduleFiles(base, `${module}.${name}`);
-        found.push({ files: ofItem, names: ofItem.length > 0 || ofModule.length > 0 ? [alias ?? name] : [] });
+        found.push({ files: ofItem, names: [alias ?? name], corpus: ofItem.length > 0 || ofModule.length > 0 });
       }
     }
     return found;
@@ -315,7 +346,18 @@ function python(view: CorpusView): Rule {
     imports: (file, text) => bindingsOf(file, text).flatMap((b) => b.files),
     packages: byFolder,
     samePackage: equal,
-    modules: (file, text) => bindingsOf(file, text).flatMap((b) => (b.files.length > 0 ? b.names : [])),
+    modules: (file, text) => bindingsOf(file, text).flatMap((b) => (b.corpus ? b.names : [])),
+    visible(file, text, name, qualifier, defining) {
+      if (qualifier !== undefined) return undefined;
+      // Bound by an import of the corpus (not `import PIL` of the library, whatever the corpus calls PIL).
+      const binding = bindingsOf(file, text).find((b) => b.names.includes(name));
+      if (binding) return binding.corpus;
+      // `from .mod import *`
+      for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*/gm)) {
+        if (moduleFiles(baseOf(file, m[1]!.length), m[2]!).includes(defining)) return true;
+      }
+      return false;
+    },
   };
 }
 
@@ -332,6 +374,18 @@ function go(view: CorpusView): Rule {
       return folders.get(importPath === module ? "." : importPath.slice(module.length + 1)) ?? [];
     return [...folders].filter(([dir]) => importPath.endsWith(`/${dir}`)).flatMap(([, files]) => files);
   };
+  /** The name an import binds: its alias, else its path's last element (before `/v2`, less `.v3` and `go-`). */
+  const nameOf = (alias: string | undefined, importPath: string): string => {
+    const parts = importPath.split("/");
+    const last = /^v\d+$/.test(parts.at(-1)!) && parts.length > 1 ? parts.at(-2)! : parts.at(-1)!;
+    return (
+      alias ??
+      last
+        .replace(/\.v\d+$/, "")
+        .replace(/^go-/, "")
+        .replace(/[^\w]/g, "_")
+    );
+  };
   /** Each import as [alias or undefined, path]. */
   const importsOf = (text: string): [string | undefined, string][] =>
     [
@@ -347,19 +401,22 @@ function go(view: CorpusView): Rule {
     packages: byFolder,
     samePackage: equal,
     modules(_file, text) {
-      // The package's name is its path's last element (before a major-version element `v2`, less a `.v3`).
-      return importsOf(text).flatMap(([alias, importPath]) => {
-        if (filesOf(importPath).length === 0) return [];
-        const parts = importPath.split("/");
-        const last = /^v\d+$/.test(parts.at(-1)!) && parts.length > 1 ? parts.at(-2)! : parts.at(-1)!;
-        return [
-          alias ??
-            last
-              .replace(/\.v\d+$/, "")
-              .replace(/^go-/, "")
-              .replace(/[^\w]/g, "_"),
-        ];
-      });
+      return importsOf(text).flatMap(([alias, importPath]) =>
+        filesOf(importPath).length > 0 ? [nameOf(alias, importPath)] : [],
+      );
+    },
+    visible(file, text, _name, qualifier, defining) {
+      // A bare name is the file's own package's or a dot import's; `pkg.X` is the package imported as `pkg`.
+      if (qualifier === undefined) {
+        if (dirname(defining) === dirname(file)) return true;
+        return importsOf(text).some(
+          ([alias, importPath]) => alias === "." && filesOf(importPath).includes(defining),
+        );
+      }
+      const bound = importsOf(text).filter(([alias, importPath]) => nameOf(alias, importPath) === qualifier);
+      return bound.length === 0
+        ? undefined
+        : bound.some(([, importPath]) => filesOf(importPath).includes(defining));
     },
   };
 }
@@ -408,6 +465,7 @@ function rust(view: CorpusView): Rule {
     },
     packages: byFolder,
     samePackage: equal,
+    roots: () => ["crate", "self", "super", "Self", "$crate", ...(crateName ? [crateName] : [])],
   };
 }
 

@@ -22,7 +22,7 @@ const TOO_COMMON: ReadonlySet<string> = new Set(
     "copy clone equals hashCode hash toString compareTo valueOf format parse data str c_str name type value",
     "open close read write flush send print start stop run call apply accept test lock unlock reset swap",
     "iterator next hasNext iter into_iter collect map filter fold reduce sum all any zip chain enumerate",
-    "skip take rev position min max unwrap expect into from as_ref borrow deref each String Error",
+    "skip take rev position min max unwrap expect into from as_ref borrow deref default each String Error",
   ]
     .join(" ")
     .split(" "),
@@ -123,13 +123,15 @@ export function findTagHoles(
           !declarations.some((d) => text.includes(d.text));
         holeName.set(name, ok);
       }
-      if (!ok || (use.qualifier && !isStaticQualifier(use.qualifier, index.allNames, reach.modules(file))))
+      if (!ok) continue;
+      const defining = index.definingFile.get(name)!;
+      if (use.qualifier && !isStaticQualifier(use.qualifier, spec, index, reach.modules(file), reach.roots()))
         continue;
+      if (reach.visible(file, name, use.qualifier?.path.at(-1), defining) === false) continue;
       const definitions = index.definitions.get(name)!;
       const allowed = spec.kinds.patterns?.[use.pattern];
       if (allowed && !definitions.some((t) => allowed.includes(t.kind))) continue;
       if (!use.qualifier && !spec.implicitReceiver && definitions.every(isMember)) continue;
-      const defining = index.definingFile.get(name)!;
       const declarations = declarationLines(name);
       const line = lineAt(lineStarts, use.cursor);
       const character = use.cursor - lineStarts[line]!;
@@ -155,20 +157,44 @@ export function findTagHoles(
 /**
  * Whether X in `Q::X`, `Q.X` or `Q->X` is reached by name, as an imported name is, rather than as a member of a
  * value, whose declaration only the value's type would tell (`table.add_row(` may be the corpus's `add_row` or
- * a library's). Reached by name: through `::` from a type or namespace the corpus declares (not `std::`); through
- * `.` from a module or package the file imports (Go's `prometheus.`, Python's `box.`), or from a capitalized name
- * the corpus declares (a class: `Validate.`, `Pry::Commands.`; not Ruby's `File.` nor C#'s `Debug.`).
+ * a library's). Reached by name: through a `::` path whose first name the corpus declares (a type, namespace or
+ * module; `crate::`, `self::`, `super::`; not `std::`); through `.` from a module or package the file imports from
+ * the corpus (Go's `prometheus.`, Python's `box.`), or, where `Type.member` is how a type's static members are
+ * reached (`typeDot`), from a capitalized type the corpus declares (`Validate.`, `Pry::Commands.`; not Ruby's
+ * `File.`, C#'s `Debug.`, nor a Go struct's field `req.Header.`).
  */
 function isStaticQualifier(
   qualifier: Qualifier,
-  names: ReadonlySet<string>,
+  spec: LanguageSpec,
+  index: TagIndex,
   modules: ReadonlySet<string>,
+  roots: ReadonlySet<string>,
 ): boolean {
-  const { name, operator } = qualifier;
+  const { path, operator } = qualifier;
+  const name = path.at(-1);
   if (name === undefined) return false;
-  if (operator === "::") return names.has(name);
-  return modules.has(name) || (/^[A-Z]/.test(name) && names.has(name));
+  if (operator === "::") return roots.has(path[0]!) || index.allNames.has(path[0]!);
+  if (operator === "->") return false;
+  // Capitalized: docutils' lowercase classes (`document`) are also its variables' names.
+  return modules.has(name) || (spec.typeDot && /^[A-Z]/.test(name) && index.typeNames.has(name));
 }
+
+/** Kinds of tags that name a type, a namespace or a module, in any language. */
+const TYPE_KINDS: ReadonlySet<string> = new Set([
+  "class",
+  "struct",
+  "interface",
+  "enum",
+  "union",
+  "typedef",
+  "trait",
+  "type",
+  "talias",
+  "annotation",
+  "module",
+  "namespace",
+  "package",
+]);
 
 /** Kinds of scope whose functions are methods (Go's and PHP's functions are ctags `func`/`function` in them). */
 const TYPE_SCOPES: ReadonlySet<string> = new Set([
@@ -199,6 +225,8 @@ interface TagIndex {
   readonly namesIn: ReadonlyMap<string, ReadonlySet<string>>;
   /** Every name the corpus has a tag of, of any kind (namespaces and packages too). */
   readonly allNames: ReadonlySet<string>;
+  /** The names of the corpus's types, namespaces and modules. */
+  readonly typeNames: ReadonlySet<string>;
 }
 
 function indexTags(tags: readonly Tag[], kinds: TagKinds): TagIndex {
@@ -215,6 +243,7 @@ function indexTags(tags: readonly Tag[], kinds: TagKinds): TagIndex {
     else map.set(key, [value]);
   };
   const allNames = new Set(tags.map((t) => t.name));
+  const typeNames = new Set(tags.filter((t) => TYPE_KINDS.has(t.kind)).map((t) => t.name));
   for (const tag of tags) {
     const isDefinition = entity.has(tag.kind) || field.has(tag.kind);
     if (!isDefinition && !declaration.has(tag.kind) && !local.has(tag.kind)) continue;
@@ -232,12 +261,15 @@ function indexTags(tags: readonly Tag[], kinds: TagKinds): TagIndex {
   for (const list of definitions.values()) list.sort((a, b) => a.line - b.line);
   for (const list of declarations.values())
     list.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-  return { definitions, declarations, definingFile, namesIn, allNames };
+  return { definitions, declarations, definingFile, namesIn, allNames, typeNames };
 }
 
-/** What X follows in `Q::X`, `Q.X`, `Q->X`: the operator, and Q when Q is a name (not `f()` or `a[0]`). */
-interface Qualifier {
-  readonly name?: string;
+/**
+ * What X follows in `Q::X`, `Q.X`, `Q->X`: the operator, and the names before it: `[Q]`, or the whole path of
+ * `a::b::Q::X`; empty when Q is no name (`f().X`, `a[0].X`, `Vec<T>::X`).
+ */
+export interface Qualifier {
+  readonly path: readonly string[];
   readonly operator: "." | "::" | "->";
 }
 
@@ -294,14 +326,25 @@ function* uses(code: string, spec: LanguageSpec): Generator<Use> {
 }
 
 function qualifierOf(code: string, start: number): Qualifier | undefined {
-  const before = code.slice(Math.max(0, start - 64), start);
+  const before = code.slice(Math.max(0, start - 160), start);
   const m = /(?:([A-Za-z_][A-Za-z0-9_]*)\s*)?(\.|::|->)\s*$/.exec(before);
   if (!m) return undefined;
   const operator = m[2] as Qualifier["operator"];
-  // `..` (a range) and `?.` are no qualifiers of a name; a leading `::` (`::std::x`, Ruby's `::Foo`) is the root.
-  if (operator === "." && /[.?]\s*\.\s*$/.test(before)) return { operator };
-  if (m[1] === undefined && operator === "::" && !/[\w)\]>]\s*::\s*$/.test(before)) return undefined;
-  return m[1] === undefined ? { operator } : { name: m[1], operator };
+  // `..` (a range) and `?.` are no qualifiers of a name.
+  if (operator === "." && /[.?]\s*\.\s*$/.test(before)) return { path: [], operator };
+  if (m[1] === undefined) {
+    // A leading `::` (`::std::x`, Ruby's `::Foo`) is the root: X is then bare.
+    return operator === "::" && !/[\w)\]>]\s*::\s*$/.test(before) ? undefined : { path: [], operator };
+  }
+  if (operator !== "::") return { path: [m[1]], operator };
+  const chain = /(?:[A-Za-z_$][A-Za-z0-9_]*\s*::\s*)+$/.exec(before)![0];
+  return {
+    path: chain
+      .split("::")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    operator,
+  };
 }
 
 // Line arithmetic of the oracle's own (the server's TextLines is alike): the oracle imports nothing of the server's

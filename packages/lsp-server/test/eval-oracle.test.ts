@@ -306,6 +306,64 @@ describe("findTagHoles", () => {
     ]);
   });
 
+  it("Go: a bare name of the same package, `pkg.X` of the imported package; not a library's `http.Get(`", () => {
+    const files: Record<string, string> = {
+      "go.mod": "module example.com/m\n",
+      "cmd/main.go": [
+        "package main",
+        'import (\n\t"net/http"\n\t"example.com/m/util"\n)',
+        "func main() {",
+        "\tutil.Render(Helper(1))",
+        "\thttp.Get(Render(2))",
+        "\treq.Header.Get()",
+        "}",
+      ].join("\n"),
+      "cmd/helper.go": "package main\nfunc Helper(n int) int {\n",
+      "util/util.go": "package util\nfunc Render(n int) string {\nfunc Get() {\n",
+    };
+    const holes = findTagHoles(
+      "Go",
+      ["cmd/helper.go", "cmd/main.go", "util/util.go"],
+      (file) => files[file],
+      tags(`
+        main func cmd/main.go:3
+        Helper func cmd/helper.go:2
+        Render func util/util.go:2
+        Get func util/util.go:3
+        Header var util/util.go:3
+      `),
+    );
+    // `Render(2)` bare is another package's; `http.Get(`, `req.Header.`: the library's, a value's.
+    expect(holes.map((h) => [h.id, h.name, h.stratum])).toEqual([
+      ["cmd/main.go:7:14", "Render", "import"],
+      ["cmd/main.go:7:21", "Helper", "package"],
+    ]);
+  });
+
+  it("Rust: a `::` path from the crate or a corpus type, not from `std::`", () => {
+    const files: Record<string, string> = {
+      "Cargo.toml": '[package]\nname = "par"\n',
+      "src/lib.rs":
+        "mod iter;\nfn f() {\n    let a = crate::iter::repeat(1);\n    let b = std::iter::repeat(2);\n    let c = Repeat::new(3).take(4);\n}\n",
+      "src/iter.rs": "pub fn repeat(x: i32) -> Repeat {\npub struct Repeat {\n",
+    };
+    const holes = findTagHoles(
+      "Rust",
+      ["src/iter.rs", "src/lib.rs"],
+      (file) => files[file],
+      tags(`
+        f function src/lib.rs:2
+        iter module src/lib.rs:1
+        repeat function src/iter.rs:1
+        Repeat struct src/iter.rs:2
+      `),
+    );
+    expect(holes.map((h) => [h.id, h.name, h.pattern, h.stratum])).toEqual([
+      ["src/lib.rs:3:33", "repeat", "call", "import"],
+      ["src/lib.rs:5:21", "Repeat", "scope", "import"],
+    ]);
+  });
+
   it("drops a name defined in several files, and one whose declaration line the current file holds", () => {
     const files: Record<string, string> = {
       "main.py": "from util import helper, twice\nhelper(1)\ntwice(2)\n# def twice(x):\n",
