@@ -225,6 +225,14 @@ function tags(lines: string): Tag[] {
     });
 }
 
+/** The holes of a corpus of `files` (path → text; its sources are the language's), with tags as `tags` reads them. */
+function holesOf(language: Language, files: Record<string, string>, tagLines: string, more: Tag[] = []) {
+  const sources = Object.keys(files)
+    .filter((f) => isSourceOf(language, f))
+    .sort();
+  return findTagHoles(language, sources, (file) => files[file], [...tags(tagLines), ...more]);
+}
+
 describe("findTagHoles", () => {
   it("Java: a type before `.` or after `new`, a method before `(`; not a value's member nor a library type's", () => {
     const files: Record<string, string> = {
@@ -246,11 +254,10 @@ describe("findTagHoles", () => {
         "package b;\npublic class Util {\n  public static String render(Object o) {\n  public static String quote(String s) {\n}\n",
       "a/Widget.java": "package a;\nclass Widget {\n  Widget(int n) {}\n}\n",
     };
-    const holes = findTagHoles(
+    const holes = holesOf(
       "Java",
-      Object.keys(files).sort(),
-      (file) => files[file],
-      tags(`
+      files,
+      `
         App class a/App.java:3
         run method a/App.java:4
         widget local a/App.java:4
@@ -260,7 +267,7 @@ describe("findTagHoles", () => {
         toString method b/Util.java:4
         Widget class a/Widget.java:2
         Widget method a/Widget.java:3
-      `),
+      `,
     );
     expect(holes.map((h) => [h.id, h.name, h.pattern, h.stratum, h.declarations.map((d) => d.text)])).toEqual(
       [
@@ -291,14 +298,16 @@ describe("findTagHoles", () => {
       "src/Log/Logger.php": "<?php\nnamespace Acme\\Log;\nclass Logger\n{\n    public function handle($r)\n",
       "src/Node/Block.php": "<?php\nnamespace Acme\\Node;\nclass Block\n{\n}\nfunction render_text($b)\n",
     };
-    const holes = findTagHoles("PHP", Object.keys(files).sort(), (file) => files[file], [
-      ...tags(`
+    const holes = holesOf(
+      "PHP",
+      files,
+      `
           Logger class src/Log/Logger.php:3
           Block class src/Node/Block.php:3
           render_text function src/Node/Block.php:6
-        `),
-      { name: "handle", kind: "function", file: "src/Log/Logger.php", line: 5, scopeKind: "class" },
-    ]);
+        `,
+      [{ name: "handle", kind: "function", file: "src/Log/Logger.php", line: 5, scopeKind: "class" }],
+    );
     expect(holes.map((h) => [h.id, h.name, h.pattern, h.stratum])).toEqual([
       ["src/App.php:4:31", "Block", "new", "name"],
       ["src/App.php:5:18", "Logger", "scope", "import"],
@@ -321,17 +330,16 @@ describe("findTagHoles", () => {
       "cmd/helper.go": "package main\nfunc Helper(n int) int {\n",
       "util/util.go": "package util\nfunc Render(n int) string {\nfunc Get() {\n",
     };
-    const holes = findTagHoles(
+    const holes = holesOf(
       "Go",
-      ["cmd/helper.go", "cmd/main.go", "util/util.go"],
-      (file) => files[file],
-      tags(`
+      files,
+      `
         main func cmd/main.go:3
         Helper func cmd/helper.go:2
         Render func util/util.go:2
         Get func util/util.go:3
         Header var util/util.go:3
-      `),
+      `,
     );
     // `Render(2)` bare is another package's; `http.Get(`, `req.Header.`: the library's, a value's.
     expect(holes.map((h) => [h.id, h.name, h.stratum])).toEqual([
@@ -347,16 +355,15 @@ describe("findTagHoles", () => {
         "mod iter;\nfn f() {\n    let a = crate::iter::repeat(1);\n    let b = std::iter::repeat(2);\n    let c = Repeat::new(3).take(4);\n}\n",
       "src/iter.rs": "pub fn repeat(x: i32) -> Repeat {\npub struct Repeat {\n",
     };
-    const holes = findTagHoles(
+    const holes = holesOf(
       "Rust",
-      ["src/iter.rs", "src/lib.rs"],
-      (file) => files[file],
-      tags(`
+      files,
+      `
         f function src/lib.rs:2
         iter module src/lib.rs:1
         repeat function src/iter.rs:1
         Repeat struct src/iter.rs:2
-      `),
+      `,
     );
     expect(holes.map((h) => [h.id, h.name, h.pattern, h.stratum])).toEqual([
       ["src/lib.rs:3:33", "repeat", "call", "import"],
@@ -370,15 +377,14 @@ describe("findTagHoles", () => {
       "util.py": "def helper(x):\n    pass\ndef twice(x):\n    pass\n",
       "other.py": "def helper(x):\n    pass\n",
     };
-    const holes = findTagHoles(
+    const holes = holesOf(
       "Python",
-      Object.keys(files).sort(),
-      (file) => files[file],
-      tags(`
+      files,
+      `
         helper function util.py:1
         twice function util.py:3
         helper function other.py:1
-      `),
+      `,
     );
     expect(holes).toEqual([]);
   });
