@@ -14,6 +14,8 @@ export const GOALS = {
   /** The same two where there are no imports to follow (C#): through a workspace symbol index. */
   recallDiskByName: 0.7,
   recallTabsByName: 0.9,
+  /** Both, in Python and Rust, whose misses issue 17 names (names first used on the cursor line, …). */
+  recallPythonRust: 0.95,
   /** Requests over the `contextTokens` budget. */
   overBudget: 0,
   /** Prompt-cache hit ratio of the replayed session. */
@@ -25,6 +27,8 @@ export const GOALS = {
 
 /** The recall goals of a language: from disk (current file only) and with tabs. */
 export function recallGoals(language: Language): { readonly disk: number; readonly tabs: number } {
+  if (language === "Python" || language === "Rust")
+    return { disk: GOALS.recallPythonRust, tabs: GOALS.recallPythonRust };
   return LANGUAGES[language].lookup === "imports"
     ? { disk: GOALS.recallDisk, tabs: GOALS.recallTabs }
     : { disk: GOALS.recallDiskByName, tabs: GOALS.recallTabsByName };

@@ -318,7 +318,10 @@ function python(view: CorpusView): Rule {
    * Each imported module or name: the corpus files it names, the names it binds in the file, and whether they
    * are the corpus's (a module of it, or an attribute of one).
    */
-  const bindingsOf = (file: string, text: string): { files: string[]; names: string[]; corpus: boolean }[] => {
+  const bindingsOf = (
+    file: string,
+    text: string,
+  ): { files: string[]; names: string[]; corpus: boolean }[] => {
     const found: { files: string[]; names: string[]; corpus: boolean }[] = [];
     for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)$/gm)) {
       for (const item of m[1]!.split(",")) {
@@ -337,7 +340,11 @@ function python(view: CorpusView): Rule {
         if (!/^\w+$/.test(name)) continue;
         // `from pkg import mod` names a module's file; `from mod import name` binds an attribute of `mod`.
         const ofItem = moduleFiles(base, `${module}.${name}`);
-        found.push({ files: ofItem, names: [alias ?? name], corpus: ofItem.length > 0 || ofModule.length > 0 });
+        found.push({
+          files: ofItem,
+          names: [alias ?? name],
+          corpus: ofItem.length > 0 || ofModule.length > 0,
+        });
       }
     }
     return found;
