@@ -52,6 +52,8 @@ export interface Continuation {
  * @param promptTokens - `tokenize(prompt)`, when the caller already has it
  * @param writeOn - with nothing but whitespace after the cursor (the end of a file), copy on past the natural end,
  *   up to 16 lines, as a model writes on at the end of a file (default false)
+ * @param farther - copy after the `farther`-th occurrence of the tail in the prompt before the nearest one, or the
+ *   earliest when there are fewer (default 0: the nearest): the simulator's stand-in for sampling
  * @returns the continuation, or `undefined` when no tail of the prompt occurs anywhere else
  */
 export function promptLookup(
@@ -59,8 +61,9 @@ export function promptLookup(
   suffix = "",
   promptTokens: readonly string[] = tokenize(prompt),
   writeOn = false,
+  farther = 0,
 ): Continuation | undefined {
-  const match = findMatch(prompt, suffix, promptTokens);
+  const match = findMatch(prompt, suffix, promptTokens, farther);
   if (match === undefined) return undefined;
   const source = match.from === "prompt" ? prompt : suffix;
   const cursorLine = prompt.slice(prompt.lastIndexOf("\n") + 1);
@@ -84,7 +87,12 @@ interface Match {
   matched: number;
 }
 
-function findMatch(prompt: string, suffix: string, tokens: readonly string[]): Match | undefined {
+function findMatch(
+  prompt: string,
+  suffix: string,
+  tokens: readonly string[],
+  farther: number,
+): Match | undefined {
   const cursor = prompt.length;
   const maxTail = Math.min(MAX_TAIL_TOKENS, tokens.length);
   const tailStart = [cursor];
@@ -114,7 +122,12 @@ function findMatch(prompt: string, suffix: string, tokens: readonly string[]): M
   }
   if (lo === 0) return undefined;
   const tail = tailOf(lo);
-  const promptAt = inPrompt(tail) ? prompt.lastIndexOf(tail, cursor - tail.length - 1) : -1;
+  let promptAt = inPrompt(tail) ? prompt.lastIndexOf(tail, cursor - tail.length - 1) : -1;
+  for (let k = 0; k < farther && promptAt > 0; k++) {
+    const earlier = prompt.lastIndexOf(tail, promptAt - 1);
+    if (earlier === -1) break;
+    promptAt = earlier;
+  }
   const suffixAt = inSuffix(tail);
   const promptDistance = promptAt === -1 ? Number.POSITIVE_INFINITY : cursor - promptAt - tail.length;
   const suffixDistance = suffixAt === -1 ? Number.POSITIVE_INFINITY : suffixAt;

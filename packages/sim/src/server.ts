@@ -421,6 +421,7 @@ class Simulator {
       stop: request.stop,
       promptTokens,
       writeOn: this.#writeOn,
+      temperature: request.temperature,
     });
     return {
       id: randomUUID(),

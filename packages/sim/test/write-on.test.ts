@@ -22,3 +22,15 @@ describe("writeOn", () => {
     );
   });
 });
+
+describe("temperature", () => {
+  const prompt =
+    "}\nfunction one() {\n  return 1;\n}\nfunction two() {\n  return 2;\n}\nfunction three() {\n  return 3;\n}\nfunction ";
+  it("copies after the nearest occurrence at 0, farther ones above", () => {
+    const at = (temperature: number) => generate({ prompt, maxTokens: 50, temperature }).text;
+    expect(at(0)).toBe("three() {\n  return 3;\n}");
+    expect(at(0.5)).toBe("two() {\n  return 2;\n}");
+    // The matched text (";\n}\nfunction ") occurs twice before the cursor: none farther than the earliest.
+    expect(at(1)).toBe("two() {\n  return 2;\n}");
+  });
+});

@@ -69,6 +69,8 @@ export type Answer =
       suggestion: Suggestion;
       /** The debounce waited before the upstream request, in ms, for a suggestion that needed one. */
       debounceMs?: number;
+      /** An invoked request's other candidates (the `alternatives` setting), best first, at the same place. */
+      alternatives?: ReadonlyArray<{ text: string; replaceEnd: number; suggestion: Suggestion }>;
     }
   | { kind: "none"; reason: NoSuggestionReason };
 

@@ -7,6 +7,7 @@ import { isEnabledFor, type Settings } from "../settings/settings.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
+import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
 import { type Anchor, anchorAt, typedSince } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
 import { hotStreak } from "./hot-streak.js";
@@ -17,7 +18,7 @@ import type { FittedCompletion } from "./postprocess.js";
 import { buildRequest, type ChosenContext, chooseContext } from "./request-builder.js";
 import { SharedStream } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
-import { SuggestionMemory } from "./suggestion-memory.js";
+import { type Served, SuggestionMemory } from "./suggestion-memory.js";
 import type { Suggestion } from "./type-through.js";
 
 /** Collaborators of the engine. */
@@ -50,6 +51,15 @@ export interface EngineOptions {
   hedge?: boolean;
 }
 
+/** Answers the request being run: from where, what, and (an upstream answer) its stream and alternatives. */
+type AnswerWith = (
+  source: SuggestionSource,
+  result: FittedCompletion,
+  suggestion: Suggestion,
+  stream?: SharedStream,
+  alternatives?: ReadonlyArray<FittedCompletion & { suggestion: Suggestion }>,
+) => void;
+
 /**
  * What following the stream in flight gave: it served the request, its text parted ways with the typing, there was
  * none to follow, or its first text is late (`hedged`: a fresh request goes out beside it, and `served` resolves
@@ -62,7 +72,10 @@ type Shared =
   | { kind: "empty" }
   | { kind: "hedged"; served: Promise<Served | undefined> };
 
-type Served = { result: FittedCompletion; suggestion: Suggestion };
+/** The other candidates memory served, as an answer carries them. */
+function servedAlternatives(served: Served): Array<FittedCompletion & { suggestion: Suggestion }> {
+  return served.alternatives.map((a) => ({ ...a.result, suggestion: a.suggestion }));
+}
 
 /** The time to first token assumed until the server has measured some, in ms. */
 const FIRST_TOKEN_DEFAULT_MS = 400;
@@ -204,12 +217,7 @@ export class CompletionEngine {
   ): Promise<void> {
     const anchor = anchorAt(doc, here);
     let waited = 0;
-    const answer = (
-      source: SuggestionSource,
-      result: FittedCompletion,
-      suggestion: Suggestion,
-      stream?: SharedStream,
-    ) =>
+    const answer: AnswerWith = (source, result, suggestion, stream, alternatives) =>
       slot.resolve({
         kind: "suggestion",
         text: result.text,
@@ -222,10 +230,18 @@ export class CompletionEngine {
         ...(stream?.context ? { context: stream.context } : {}),
         suggestion,
         ...(source === "upstream" ? { debounceMs: waited } : {}),
+        ...(alternatives && alternatives.length > 0 ? { alternatives } : {}),
       });
 
     const remembered = this.#memory.serve(doc, anchor);
-    if (remembered) return answer("memory", remembered.result, remembered.suggestion);
+    if (remembered)
+      return answer(
+        "memory",
+        remembered.result,
+        remembered.suggestion,
+        undefined,
+        servedAlternatives(remembered),
+      );
     // The same text, the same place: the model found nothing here a moment ago. Only the user asks again.
     const { empty } = state;
     if (
@@ -289,23 +305,55 @@ export class CompletionEngine {
       return answer("memory", cameBack.result, cameBack.suggestion);
     }
     const upstream = this.#upstream(invoked);
-    const stream =
-      !slot.settled && doc.version === version && upstream
-        ? this.#start(upstream, state, doc, here, anchor, chosen, next)
-        : undefined;
+    if (slot.settled || doc.version !== version || !upstream) {
+      release();
+      if (slot.settled) return;
+      return slot.resolve(none(doc.version !== version ? "stale" : "blocked"));
+    }
+    // An invoked request may bring other candidates (`alternatives`): asked beside the first, ranked with it.
+    const others = invoked ? this.options.settings().alternatives - 1 : 0;
+    const stream = this.#start(upstream, state, doc, here, anchor, chosen, next, others > 0);
     if (!stream) {
       release();
-      if (doc.version !== version) return slot.resolve(none("stale"));
-      return slot.resolve(none(upstream ? "binary" : "blocked"));
+      return slot.resolve(none("binary"));
     }
     // Its end frees the upstream slot.
     void stream.done.then(release);
+    const alternatives =
+      others > 0
+        ? askAlternatives({
+            upstream,
+            request: stream.request,
+            ctx: stream.ctx,
+            count: others,
+            giveUp: slot.promise,
+            enter: (giveUp) => this.#pacing.enter(giveUp),
+            onUpstream: () => this.options.onUpstream?.(doc.uri) ?? (() => {}),
+          })
+        : undefined;
     await stream.follow(slot);
     if (slot.settled) return;
     const result = await stream.settled;
-    return result && stream.suggestion
-      ? answer("upstream", result, stream.suggestion, stream)
-      : slot.resolve(none("empty"));
+    if (!alternatives) {
+      return result && stream.suggestion
+        ? answer("upstream", result, stream.suggestion, stream)
+        : slot.resolve(none("empty"));
+    }
+    const first = result ? [{ result, meanLogprob: meanLogprob(stream.logprobs), order: 0 }] : [];
+    const ranked = rankCandidates([...first, ...(await alternatives)]);
+    if (slot.settled) return;
+    const [best, ...rest] = ranked.map((c) => ({
+      ...c.result,
+      suggestion: { uri: doc.uri, ...anchor, text: c.result.text, replaceEnd: c.result.replaceEnd },
+    }));
+    if (!best) return slot.resolve(none("empty"));
+    // The best is the one typing into is answered from memory.
+    if (!stream.stale)
+      this.#memory.remember(
+        best.suggestion,
+        rest.map((r) => r.suggestion),
+      );
+    return answer("upstream", best, best.suggestion, stream, rest);
   }
 
   /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
@@ -395,6 +443,7 @@ export class CompletionEngine {
     anchor: Anchor,
     context: ChosenContext,
     next: boolean,
+    withLogprobs: boolean,
   ): SharedStream | undefined {
     const { log, health, onFailure } = this.options;
     const settings = this.options.settings();
@@ -418,6 +467,8 @@ export class CompletionEngine {
         uri: doc.uri,
         anchor,
         ...built,
+        // Ranked against the alternatives by the mean log probability of its tokens.
+        request: withLogprobs ? { ...built.request, logprobs: 1 } : built.request,
         context: context.figures,
         // Read on past the block shown, within the request's own budget.
         streakTokens: Math.min(streak.maxTokens, maxTokens),

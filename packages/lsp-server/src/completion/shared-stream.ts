@@ -63,6 +63,8 @@ export interface StreamStart {
  */
 export class SharedStream {
   readonly controller = new AbortController();
+  /** The request it sent. */
+  readonly request: FimRequest;
   readonly anchor: Anchor;
   readonly ctx: PostProcessContext;
   readonly streamed: boolean;
@@ -77,6 +79,8 @@ export class SharedStream {
   settledMs: number | undefined;
   /** How it ended, once it did. */
   outcome: UpstreamEnd["outcome"] | undefined;
+  /** The log probabilities of its tokens up to its suggestion, when the request asked for them. */
+  readonly logprobs: number[] = [];
   /** When it started (`performance.now()`). */
   readonly startedAt = performance.now();
   /** The document changed before the anchor: what it returns is for text that is gone. */
@@ -102,6 +106,7 @@ export class SharedStream {
     private readonly hooks: StreamHooks = {},
   ) {
     this.#uri = start.uri;
+    this.request = start.request;
     this.anchor = start.anchor;
     this.ctx = start.ctx;
     this.streamed = start.streamed;
@@ -216,6 +221,7 @@ export class SharedStream {
       if (this.streamed) {
         for await (const chunk of upstream.stream(request, { signal })) {
           if (chunk.usage) this.usage = chunk.usage;
+          if (chunk.logprobs && this.#result === undefined) this.logprobs.push(...chunk.logprobs);
           if (!chunk.text) continue;
           if (this.raw === "") this.hooks.onFirstText?.(performance.now() - t0);
           this.raw += chunk.text;
@@ -237,6 +243,7 @@ export class SharedStream {
         const response = await upstream.complete(request, { signal });
         this.usage = response.usage;
         this.raw = response.text;
+        if (response.logprobs) this.logprobs.push(...response.logprobs);
         this.#told();
       }
       this.hooks.onSuccess?.();

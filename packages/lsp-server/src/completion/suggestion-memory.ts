@@ -6,9 +6,18 @@ import type { StreakSuggestion } from "./hot-streak.js";
 import type { FittedCompletion } from "./postprocess.js";
 import { matchTypeThrough, type Suggestion, type TypeThroughState, typedThrough } from "./type-through.js";
 
+/** What memory answers: the rest of a remembered suggestion, and of the other candidates typing still agrees with. */
+export interface Served {
+  result: FittedCompletion;
+  suggestion: Suggestion;
+  alternatives: Array<{ result: FittedCompletion; suggestion: Suggestion }>;
+}
+
 /** A document's remembered suggestions: the one shown last, and its hot streak. */
 interface Remembered {
   root: Suggestion;
+  /** An invoked request's other candidates, at the root's anchor. */
+  alternatives: readonly Suggestion[];
   streak: readonly StreakSuggestion[];
   /** The streak suggestions (and the root) already found accepted whole, so each is told once. */
   accepted: Set<Suggestion>;
@@ -32,8 +41,9 @@ export class SuggestionMemory {
     return this.#remembered.get(uri)?.root;
   }
 
-  remember(suggestion: Suggestion): void {
-    this.#remembered.set(suggestion.uri, { root: suggestion, streak: [], accepted: new Set() });
+  /** Remember the suggestion shown, and the other candidates shown with it (typing into them is served too). */
+  remember(suggestion: Suggestion, alternatives: readonly Suggestion[] = []): void {
+    this.#remembered.set(suggestion.uri, { root: suggestion, alternatives, streak: [], accepted: new Set() });
   }
 
   /** Add the hot streak read past `root`, when it is still the document's remembered suggestion. */
@@ -61,13 +71,20 @@ export class SuggestionMemory {
    * agrees with it; or, once it was accepted (or typed to its end), the rest of the next suggestion of its streak
    * whose lead the document holds.
    */
-  serve(doc: OpenDocument, here: Anchor): { result: FittedCompletion; suggestion: Suggestion } | undefined {
+  serve(doc: OpenDocument, here: Anchor): Served | undefined {
     const remembered = this.#remembered.get(doc.uri);
     if (!remembered) return undefined;
-    for (const suggestion of [remembered.root, ...remembered.streak]) {
-      if (suggestion !== remembered.root && !holdsLead(doc, suggestion as StreakSuggestion)) continue;
+    const candidates = [remembered.root, ...remembered.alternatives];
+    const matching = candidates.flatMap((suggestion) => {
       const result = this.typeThrough(suggestion, doc, here);
-      if (result) return { result, suggestion };
+      return result ? [{ result, suggestion }] : [];
+    });
+    const [first, ...alternatives] = matching;
+    if (first) return { ...first, alternatives };
+    for (const suggestion of remembered.streak) {
+      if (!holdsLead(doc, suggestion)) continue;
+      const result = this.typeThrough(suggestion, doc, here);
+      if (result) return { result, suggestion, alternatives: [] };
     }
     return undefined;
   }

@@ -57,6 +57,12 @@ export const FIELDS = {
    * debounce), so it is on its way while the user reads what they took. Default true.
    */
   prefetch: z.boolean(),
+  /**
+   * Candidates an invoked request (a key or command, never typing: each costs a request) may answer, 1–5: the
+   * others are asked at higher temperatures, ranked by mean token log probability where the provider gives it,
+   * duplicates dropped. Editors cycle through them (or list them in the menu). Default 1.
+   */
+  alternatives: z.int().check(z.gte(1), z.lte(5)),
   /** Token budget of prompt + suffix sent upstream. Default 4096. */
   contextTokens: z.int().check(z.gte(128), z.lte(100_000)),
   /** `auto` (single line mid-line, a block on an empty line), `single-line` or `multi-line`. Default `auto`. */

@@ -43,6 +43,7 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     preconnect: true,
     hotStreak: { maxTokens: 128 },
     prefetch: true,
+    alternatives: 1,
     contextTokens: 4096,
     lineMode: "auto",
     enable: true,

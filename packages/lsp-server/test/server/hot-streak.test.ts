@@ -83,3 +83,32 @@ describe("prefetch after accept", () => {
     expect(s.sim.requests).toHaveLength(2);
   });
 });
+
+describe("alternatives", () => {
+  // Three functions end alike: the sim's stand-in for sampling copies after a farther one at a higher temperature.
+  const THREE =
+    "function one() {\n  return 1;\n}\nfunction two() {\n  return 2;\n}\nfunction three() {\n  return 3;\n}\nfunction │\n";
+
+  it("an invoked request brings the other candidates, ranked, duplicates dropped; typing does not", async () => {
+    const s = await start({ initializationOptions: { debounceMs: 0, alternatives: 3 } });
+    const uri = "file:///three.js";
+    const at = await s.open(uri, THREE);
+    const invoked = await s.inline(uri, at, undefined, "invoked");
+    const texts = invoked.items.map((item) => item.insertText);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(texts.sort()).toEqual(["three() {", "two() {"]);
+    expect(s.sim.requests.map((r) => (r.body as { temperature?: number }).temperature).sort()).toEqual([
+      0, 0.5, 0.8,
+    ]);
+    expect(s.sim.requests.every((r) => (r.body as { logprobs?: number }).logprobs === 1)).toBe(true);
+    const popup = await s.completion(uri, at, "invoked");
+    expect(popup.items.some((item) => item.detail === "infill (alternative 2)")).toBe(true);
+    // Typing into them: served from memory, the candidates that still agree.
+    const before = s.sim.requests.length;
+    const t = await s.type(uri, at, "t");
+    expect((await s.inline(uri, t)).items.map((item) => item.insertText).sort()).toEqual(["hree() {", "wo() {"]);
+    const th = await s.type(uri, t, "h");
+    expect((await s.inline(uri, th)).items.map((item) => item.insertText)).toEqual(["ree() {"]);
+    expect(s.sim.requests.length).toBe(before);
+  });
+});
