@@ -10,6 +10,18 @@ const FAMILY_BY_LANGUAGE: Readonly<Record<string, Family>> = {
   go: "go",
   rust: "rust",
   lua: "lua",
+  c: "c",
+  cpp: "cpp",
+  "objective-c": "c",
+  cuda: "cpp",
+  java: "java",
+  csharp: "csharp",
+  cs: "csharp",
+  ruby: "ruby",
+  php: "php",
+  shellscript: "bash",
+  sh: "bash",
+  bash: "bash",
 };
 
 /** File extensions of those families, for files that are not open (no language id). */
@@ -27,6 +39,28 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".go": "go",
   ".rs": "rust",
   ".lua": "lua",
+  ".c": "c",
+  // A header may be C or C++: the C++ grammar reads both (C code that names a variable `new` or `class` aside).
+  ".h": "cpp",
+  ".cpp": "cpp",
+  ".cc": "cpp",
+  ".cxx": "cpp",
+  ".c++": "cpp",
+  ".hpp": "cpp",
+  ".hh": "cpp",
+  ".hxx": "cpp",
+  ".h++": "cpp",
+  ".ipp": "cpp",
+  ".tpp": "cpp",
+  ".cu": "cpp",
+  ".java": "java",
+  ".cs": "csharp",
+  ".rb": "ruby",
+  ".rake": "ruby",
+  ".gemspec": "ruby",
+  ".php": "php",
+  ".sh": "bash",
+  ".bash": "bash",
 };
 
 /** The family of a document: by its LSP language id, else by its file extension; undefined for the others. */

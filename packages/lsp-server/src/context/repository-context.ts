@@ -148,7 +148,12 @@ export class RepositoryContext {
       workspace: this.workspace,
       ignore: this.#ignore,
       exclude: () => this.#exclude,
-      parse: (path, text) => parseFile(path, text),
+      parse: async (path, text) => {
+        // A language parsed with a grammar loads it the first time one of its files is read.
+        const family = familyOf(undefined, path);
+        await (family && supportFor(family).ready?.());
+        return parseFile(path, text);
+      },
       onChange: (path) => this.#sourceChanged(path),
     });
     this.#env = new ProjectEnv(
@@ -232,6 +237,7 @@ export class RepositoryContext {
       );
     this.#states.delete(uri);
     this.#parsedOpen.delete(uri);
+    if (doc) supportOf(doc)?.close?.(uri);
     this.#indexes.delete(uri);
     this.#cancelIndex(uri);
     this.#sourceChanged(uri);
@@ -286,6 +292,7 @@ export class RepositoryContext {
     const support = doc && supportOf(doc);
     if (!doc || !path || !support || !this.options.settings().enabled) return;
     try {
+      await support.ready?.();
       const { imports } = this.#parseCurrent(doc, { line: 0, character: 0 }, support, path);
       const env = await this.#env.for(path);
       for (const statement of imports) {
@@ -354,6 +361,9 @@ export class RepositoryContext {
     const candidates: ContextSnippet[] = [];
 
     const support = supportOf(doc);
+    // The first document of a language parsed with a grammar waits for it once (it is loaded when the document
+    // opens, so this is most often done already).
+    await support?.ready?.();
     if (support && path) {
       const current = this.#parseCurrent(doc, position, support, path);
       ({ imported, importsEnd } = importedNames(current));
@@ -470,14 +480,19 @@ export class RepositoryContext {
     return out;
   }
 
-  /** The exported top-level declarations of an open document by name (parsed once per version). */
+  /**
+   * The exported top-level declarations of an open document by name (parsed once per version). A document whose
+   * language's grammar is not loaded yet starts the load and is parsed again once it is.
+   */
   #openNames(doc: OpenDocument, path: string): ReadonlyMap<string, Declaration> {
     const cached = this.#parsedOpen.get(doc.uri);
     if (cached?.version === doc.version && cached.names) return cached.names;
-    const module =
-      cached?.version === doc.version
-        ? cached.module
-        : parseFile(path, linesOf(doc, 0, doc.buffer.lineCount), doc.languageId);
+    const loading = supportOf(doc)?.ready?.();
+    if (loading) {
+      void loading.then(() => this.#scheduleIndex(doc.uri, 0));
+      return new Map();
+    }
+    const module = cached?.version === doc.version ? cached.module : parseOpenDocument(doc, path);
     const names = new Map<string, Declaration>();
     for (const declaration of module?.outline.declarations ?? []) {
       if (declaration.exported && !names.has(declaration.name)) names.set(declaration.name, declaration);
@@ -622,11 +637,12 @@ export class RepositoryContext {
     const uri = this.#uriOfOpen(path);
     if (!uri) return undefined;
     const doc = this.options.documents.get(uri)!;
-    return this.#sources.mayUse(path).then((allowed) => {
+    return this.#sources.mayUse(path).then(async (allowed) => {
       if (!allowed) return undefined;
+      await supportOf(doc)?.ready?.();
       const cached = this.#parsedOpen.get(uri);
       if (cached?.version === doc.version) return cached.module;
-      const module = parseFile(path, linesOf(doc, 0, doc.buffer.lineCount), doc.languageId);
+      const module = parseOpenDocument(doc, path);
       this.#parsedOpen.set(uri, { version: doc.version, module });
       return module;
     });
@@ -688,6 +704,17 @@ function parseFile(path: string, text: string, languageId?: string): ParsedModul
   const family = familyOf(languageId, path);
   if (!family) return undefined;
   return { path, ...supportFor(family).parse(text) };
+}
+
+/**
+ * Parse an open document (the whole buffer): incrementally from its previous version's tree where the language
+ * keeps one; undefined for a document of no known family.
+ */
+function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule | undefined {
+  const support = supportOf(doc);
+  if (!support) return undefined;
+  const text = linesOf(doc, 0, doc.buffer.lineCount);
+  return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
 }
 
 /** The local names a file's imports bind (a dotted Python binding also by its first name), and where they end. */
