@@ -465,8 +465,9 @@ export class RepositoryContext {
       if (other.uri === doc.uri || supportOf(other)?.family !== support.family) continue;
       const path = uriToPath(other.uri);
       if (!path || !(await this.#sources.mayUse(path))) continue;
-      // Parsed off the request path, like the indexes; a document not parsed yet is skipped.
-      const names = this.#parsedOpen.get(other.uri)?.names;
+      // Parsed off the request path, like the indexes. A document never parsed (opened just now, or waiting for
+      // its grammar, which this request has awaited) is parsed here, once.
+      const names = this.#parsedOpen.get(other.uri)?.names ?? this.#openNames(other, path);
       if (!names) continue;
       for (const [name, ref] of wanted) {
         const declaration = names.get(name);

@@ -9,8 +9,8 @@ const QUERY = `
 (call method: (identifier) @_method arguments: (argument_list . (string)) (#match? @_method "^(require|require_relative|load)$")) @import
 (class name: (_) @name) @definition.class
 (module name: (_) @name) @definition.module
-(method name: (_) @name) @definition.method
-(singleton_method name: (_) @name) @definition.method
+(method name: (_) @name) @definition.function
+(singleton_method name: (_) @name) @definition.function
 (assignment left: (constant) @name) @definition.variable
 `;
 

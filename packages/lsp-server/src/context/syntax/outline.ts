@@ -70,11 +70,11 @@ function isComment(node: Node): boolean {
 /** First row of the comment block right above `node` (adjacent lines, no blank line between), or its own row. */
 function docStartOf(node: Node): number {
   let start = node.startPosition.row;
-  for (
-    let previous = node.previousSibling;
-    previous && isComment(previous);
-    previous = previous.previousSibling
-  ) {
+  // A comment before a body's first statement may sit outside the body node (Ruby's `class … # doc \n def`).
+  let first = node.previousSibling;
+  if (!first && node.parent && node.parent.startIndex === node.startIndex)
+    first = node.parent.previousSibling;
+  for (let previous = first; previous && isComment(previous); previous = previous.previousSibling) {
     if (lastRow(previous) < start - 1) break;
     // A trailing comment of the line before (`int x; // x`) documents that line, not this declaration.
     const before = previous.previousSibling;

@@ -1,0 +1,150 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bash, c, cpp, csharp, java, php, ruby } from "../../src/context/lang/index.js";
+import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
+import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
+import { summary } from "./helpers.js";
+
+const SYNTAX = { c, cpp, java, csharp, ruby, php, bash };
+
+beforeAll(async () => {
+  await Promise.all(Object.values(SYNTAX).map((support) => support.ready?.()));
+});
+
+describe("grammars", () => {
+  it.each(GRAMMAR_NAMES)("%s loads in this web-tree-sitter and parses a sample", async (name) => {
+    const grammar = await loadGrammar(name);
+    expect(grammar).toBeDefined();
+    const tree = grammar!.parser.parse("x\n")!;
+    expect(tree.rootNode.endIndex).toBe(2);
+    tree.delete();
+  });
+
+  it("loads a grammar once, whoever asks", async () => {
+    expect(await loadGrammar("c")).toBe(await loadGrammar("c"));
+  });
+
+  it.each(Object.entries(SYNTAX))("%s: ready once loaded, and its query compiles", (_, support) => {
+    expect(support.ready?.()).toBeUndefined();
+    // A query that did not compile would give an empty outline for any text.
+    expect(
+      support.parse(SAMPLES[support.family as keyof typeof SAMPLES]).outline.declarations.length,
+    ).toBeGreaterThan(0);
+  });
+});
+
+const SAMPLES = {
+  c: "int f(void) { return 0; }\n",
+  cpp: "class A { int x; };\n",
+  java: "class A {}\n",
+  csharp: "class A {}\n",
+  ruby: "def f; end\n",
+  php: "<?php function f() {}\n",
+  bash: "f() { echo; }\n",
+};
+
+/** Text made of the characters and words that drive the grammars and the queries into odd corners. */
+const source = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        ..."(){}[]<>;:,.=*&@#!?'\"`/\\-+|$ \n\t\r",
+        "#include ",
+        "#define ",
+        "class ",
+        "struct ",
+        "template <",
+        "import ",
+        "using ",
+        "namespace ",
+        "def ",
+        "end",
+        "module ",
+        "function ",
+        "<?php ",
+        "use ",
+        "public ",
+        "private:",
+        "static ",
+        "typedef ",
+        "/*",
+        "*/",
+        "//",
+        "x",
+        "Foo",
+        "\u0000",
+        "\uFFFF",
+        "😀",
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 80 },
+  )
+  .map((parts) => parts.join(""));
+
+describe("never throws", () => {
+  it.each(Object.entries(SYNTAX))("%s, on any text, with every snippet readable", (_, support) => {
+    fc.assert(
+      fc.property(source, (text) => {
+        const { outline } = support.parse(text);
+        const lines = text.split("\n").length;
+        for (const d of outline.declarations) {
+          expect(typeof d.snippet).toBe("string");
+          expect(d.startLine).toBeLessThanOrEqual(d.nameLine);
+          expect(d.endLine).toBeLessThan(lines);
+          for (const m of d.members ?? []) expect(typeof m.snippet).toBe("string");
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("binary and huge input: nothing, and no throw", () => {
+    const binary = String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => (i * 7919) % 65536));
+    expect(() => c.parse(binary)).not.toThrow();
+    const huge = "int f(void);\n".repeat(200_000);
+    expect(cpp.parse(huge).outline.declarations).toEqual([]);
+  });
+});
+
+describe("incremental re-parse of open documents", () => {
+  it.each([
+    { before: "abc", after: "abXc", edit: [2, 2, 3] },
+    { before: "a\nbc\nd", after: "a\nd", edit: [2, 5, 2] },
+    { before: "same", after: "same", edit: undefined },
+    { before: "x😀y", after: "x😀zy", edit: [3, 3, 4] },
+  ])("$before → $after", ({ before, after, edit }) => {
+    const found = editBetween(before, after);
+    expect(found && [found.startIndex, found.oldEndIndex, found.newEndIndex]).toEqual(edit);
+  });
+
+  it("gives the outline a fresh parse gives, edit after edit", () => {
+    let text = "/** A. */\nint a(void);\nstruct S { int x; };\n";
+    const edits: Array<(t: string) => string> = [
+      (t) => t.replace("int a(void);", "int a(void);\nint b(int y);"),
+      (t) => t.replace("int x;", "int x;\n  char *name;"),
+      (t) => t.replace("/** A. */\n", ""),
+      (t) => `#include "x.h"\n${t}`,
+      (t) => t.replace("struct S", "static struct S"),
+    ];
+    for (const edit of edits) {
+      text = edit(text);
+      const open = c.parseOpen!("file:///a.c", text);
+      expect(summary(open.outline.declarations)).toEqual(summary(c.parse(text).outline.declarations));
+      expect(open.imports).toEqual(c.parse(text).imports);
+    }
+    c.close!("file:///a.c");
+  });
+
+  it("keeps one tree per document, and forgets it when closed", async () => {
+    const grammar = (await loadGrammar("c"))!;
+    const trees = new OpenTrees();
+    const first = trees.parse("a", "int x;", grammar.parser)!;
+    expect(trees.parse("a", "int x;", grammar.parser)).toBe(first);
+    trees.parse("b", "int y;", grammar.parser);
+    expect(trees.size).toBe(2);
+    trees.forget("a");
+    expect(trees.size).toBe(1);
+    trees.forget("b");
+  });
+});
