@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bash, c, cpp, csharp, java, php, ruby } from "../../src/context/lang/index.js";
 import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
@@ -43,62 +42,7 @@ const SAMPLES = {
   bash: "f() { echo; }\n",
 };
 
-/** Text made of the characters and words that drive the grammars and the queries into odd corners. */
-const source = fc
-  .array(
-    fc.oneof(
-      fc.constantFrom(
-        ..."(){}[]<>;:,.=*&@#!?'\"`/\\-+|$ \n\t\r",
-        "#include ",
-        "#define ",
-        "class ",
-        "struct ",
-        "template <",
-        "import ",
-        "using ",
-        "namespace ",
-        "def ",
-        "end",
-        "module ",
-        "function ",
-        "<?php ",
-        "use ",
-        "public ",
-        "private:",
-        "static ",
-        "typedef ",
-        "/*",
-        "*/",
-        "//",
-        "x",
-        "Foo",
-        "\u0000",
-        "\uFFFF",
-        "😀",
-      ),
-      fc.string({ maxLength: 4 }),
-    ),
-    { maxLength: 80 },
-  )
-  .map((parts) => parts.join(""));
-
 describe("never throws", () => {
-  it.each(Object.entries(SYNTAX))("%s, on any text, with every snippet readable", (_, support) => {
-    fc.assert(
-      fc.property(source, (text) => {
-        const { outline } = support.parse(text);
-        const lines = text.split("\n").length;
-        for (const d of outline.declarations) {
-          expect(typeof d.snippet).toBe("string");
-          expect(d.startLine).toBeLessThanOrEqual(d.nameLine);
-          expect(d.endLine).toBeLessThan(lines);
-          for (const m of d.members ?? []) expect(typeof m.snippet).toBe("string");
-        }
-      }),
-      { numRuns: 200 },
-    );
-  });
-
   it("binary and huge input: nothing, and no throw", () => {
     const binary = String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => (i * 7919) % 65536));
     expect(() => c.parse(binary)).not.toThrow();
