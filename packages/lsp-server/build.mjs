@@ -83,7 +83,7 @@ for (const source of [grammars.runtime, ...Object.values(grammars.grammars).filt
   const compressed = brotliCompressSync(wasm, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 9,
-      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_LGWIN]: 20,
       [constants.BROTLI_PARAM_SIZE_HINT]: wasm.length,
     },
   });

@@ -18,8 +18,10 @@ import {
   report,
   simProcess,
 } from "./harness.js";
+import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, warmUpBench } from "./resilience.js";
+import { syntaxBench } from "./syntax.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -285,6 +287,8 @@ console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+await syntaxBench(sim);
+await parsersBench();
 await sim.close();
 
 printSummary();

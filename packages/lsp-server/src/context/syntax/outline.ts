@@ -27,6 +27,9 @@ const CONTAINERS = new Set<DeclarationKind>(["class", "interface", "struct", "en
 /** Kinds that declare types: never locals of a type declaration, hoisted out of modules. */
 const TYPES = new Set<DeclarationKind>(["class", "interface", "struct", "enum", "trait", "type"]);
 
+/** Kinds a more specific pattern may refine. */
+const GENERIC = new Set<DeclarationKind>(["type", "variable"]);
+
 /** A definition a query found, before it is placed among the others. */
 export interface Definition {
   /** The node whose lines are the declaration (its attributes, modifiers and template header included). */
@@ -124,7 +127,7 @@ function collect(
 ): { definitions: Definition[]; imports: ModuleImport[] } {
   const definitions: Definition[] = [];
   const imports: ModuleImport[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   for (const match of matches) {
     let node: Node | undefined;
     let kind: string | undefined;
@@ -147,9 +150,14 @@ function collect(
       : declarator && rules.declarator?.(outer, declarator, kind as DeclarationKind);
     if (!definition) continue;
     const key = `${definition.node.startIndex}:${definition.node.endIndex}:${definition.name.startIndex}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    definitions.push(definition);
+    const index = seen.get(key);
+    if (index === undefined) {
+      seen.set(key, definitions.length);
+      definitions.push(definition);
+    } else if (GENERIC.has(definitions[index]!.kind)) {
+      // Two patterns named one declaration (`type T struct` as a type and a struct): the more specific kind wins.
+      definitions[index] = definition;
+    }
   }
   imports.sort((a, b) => a.line - b.line);
   return { definitions, imports };

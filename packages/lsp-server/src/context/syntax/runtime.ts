@@ -6,8 +6,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { brotliDecompress } from "node:zlib";
+import { brotliDecompressSync } from "node:zlib";
 import type { Language, Parser, Query } from "web-tree-sitter";
 import manifest from "./grammars.json" with { type: "json" };
 
@@ -28,12 +27,10 @@ export function shippedName(source: WasmSource): string {
   return `${basename(source.path)}.br`;
 }
 
-const inflate = promisify(brotliDecompress);
-
 /**
  * A `.wasm` file's bytes. The built server ships them brotli-compressed in `grammars/` next to its bundle (or next
  * to the chunk this code is bundled in: one level up); tests and benches run on source and read them from the
- * packages in node_modules. The decompression runs on libuv's thread pool, not on the event loop.
+ * packages in node_modules. Inflating the largest grammar takes about 10 ms, once per process.
  */
 async function wasmBytes(source: WasmSource): Promise<Uint8Array> {
   const name = shippedName(source);
@@ -41,7 +38,7 @@ async function wasmBytes(source: WasmSource): Promise<Uint8Array> {
     const compressed = await readFile(fileURLToPath(new URL(dir + name, import.meta.url))).catch(
       () => undefined,
     );
-    if (compressed) return new Uint8Array(await inflate(compressed));
+    if (compressed) return new Uint8Array(brotliDecompressSync(compressed));
   }
   const require = createRequire(import.meta.url);
   return new Uint8Array(await readFile(require.resolve(`${source.package}/${source.path}`)));

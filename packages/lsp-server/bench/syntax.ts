@@ -1,0 +1,137 @@
+// What tree-sitter costs the server: cold start (no grammar may load before a file of its language is read), resident
+// memory with three grammars loaded against none, and the installed size of the packed package.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Sim } from "@infill/sim";
+import { Doc, launch, quantile, report } from "./harness.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+
+/**
+ * Cold start to the `initialize` answer of this build, interleaved with another build's when
+ * `INFILL_BENCH_BASELINE` names its `infill-lsp.js` (the commit before tree-sitter, to show that nothing loads
+ * at start-up).
+ */
+async function coldStarts(sim: Sim): Promise<void> {
+  const baseline = process.env.INFILL_BENCH_BASELINE;
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const server = await launch(sim, {});
+    ours.push(server.startMs);
+    await server.close();
+    if (baseline && existsSync(baseline)) {
+      const other = await launch(sim, {}, undefined, {}, baseline);
+      theirs.push(other.startMs);
+      await other.close();
+    }
+  }
+  const median = quantile(ours, 0.5);
+  if (theirs.length > 0) {
+    const before = quantile(theirs, 0.5);
+    console.log(
+      `  cold start, median of 9 interleaved: this build ${median.toFixed(0)} ms, ${baseline} ${before.toFixed(0)} ms`,
+    );
+    report(
+      "cold start with tree-sitter vs before it",
+      `${median.toFixed(0)} ms`,
+      `≤ before (${before.toFixed(0)} ms) + 10 %`,
+      median <= before * 1.1,
+    );
+  } else
+    console.log(`  cold start, median of 9: ${median.toFixed(0)} ms (set INFILL_BENCH_BASELINE to compare)`);
+}
+
+/** Documents that end where a completion is asked. */
+const FILES: Record<string, { languageId: string; text: string }> = {
+  "src/geometry.c": {
+    languageId: "c",
+    text: '#include "geometry.h"\n\n/** Area. */\ndouble circle_area(double r) {\n  return 3.14159 * r * r;\n}\n\nint main(void) {\n  double a = circle_area(',
+  },
+  "src/Shop.java": {
+    languageId: "java",
+    text: "package shop;\n\n/** A shop. */\npublic class Shop {\n  public double price() { return 1; }\n  void run() {\n    Shop s = new Shop(",
+  },
+  "lib/cart.rb": {
+    languageId: "ruby",
+    text: 'require_relative "item"\n\n# A cart.\nclass Cart\n  def total\n    Item.new(',
+  },
+  "src/a.ts": { languageId: "typescript", text: 'import { b } from "./b";\n\nexport const a = b(' },
+  "src/b.ts": {
+    languageId: "typescript",
+    text: "/** B. */\nexport function b(x: number) {\n  return x;\n}\nexport const c = b(",
+  },
+  "src/c.ts": { languageId: "typescript", text: 'import { c } from "./b";\n\nexport const d = c + b(' },
+};
+
+/** A server that opened `names` and completed at the end of each, then its resident memory. */
+async function rssAfter(sim: Sim, workspace: string, names: string[]): Promise<number> {
+  const server = await launch(sim, {}, workspace);
+  for (const name of names) {
+    const file = FILES[name]!;
+    const doc = await Doc.open(server, pathToFileURL(join(workspace, name)).href, file.text, file.languageId);
+    const lines = file.text.split("\n");
+    await doc.inline({ line: lines.length - 1, character: lines.at(-1)!.length });
+  }
+  const rss = rssOf(server.pid);
+  await server.close();
+  return rss;
+}
+
+async function memory(sim: Sim): Promise<void> {
+  const workspace = mkdtempSync(join(tmpdir(), "infill-syntax-bench-"));
+  try {
+    for (const [name, file] of Object.entries(FILES)) {
+      execFileSync("mkdir", ["-p", join(workspace, name, "..")]);
+      writeFileSync(join(workspace, name), file.text);
+    }
+    const none: number[] = [];
+    const three: number[] = [];
+    // Resident memory moves by tens of MB with garbage collection's timing: the median of five servers each.
+    for (let i = 0; i < 5; i++) {
+      none.push(await rssAfter(sim, workspace, ["src/a.ts", "src/b.ts", "src/c.ts"]));
+      three.push(await rssAfter(sim, workspace, ["src/geometry.c", "src/Shop.java", "lib/cart.rb"]));
+    }
+    const a = quantile(none, 0.5);
+    const b = quantile(three, 0.5);
+    console.log(
+      `  server RSS after three documents and a completion in each: TypeScript (no grammar) ${a.toFixed(1)} MB, C + Java + Ruby (three grammars) ${b.toFixed(1)} MB`,
+    );
+    report("RSS with three grammars loaded over none", `+${(b - a).toFixed(1)} MB`, "≤ +25 MB", b - a <= 25);
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/** The installed size of `@infill/lsp-server`: what npm would unpack from its tarball. */
+function installedSize(): void {
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: packageDir,
+      encoding: "utf8",
+    }),
+  ) as Array<{ size: number; unpackedSize: number; files: Array<{ path: string; size: number }> }>;
+  const grammars = packed!.files.filter((f) => f.path.startsWith("dist/grammars/"));
+  const grammarBytes = grammars.reduce((sum, f) => sum + f.size, 0);
+  console.log(
+    `  @infill/lsp-server packed: ${(packed!.size / 1e6).toFixed(2)} MB, installed ${(packed!.unpackedSize / 1e6).toFixed(2)} MB, of which ${grammars.length} grammar files (runtime included) ${(grammarBytes / 1e6).toFixed(2)} MB`,
+  );
+  report(
+    "installed size of @infill/lsp-server",
+    `${(packed!.unpackedSize / 1e6).toFixed(1)} MB`,
+    "≤ 30 MB",
+    packed!.unpackedSize <= 30e6,
+  );
+}
+
+export async function syntaxBench(sim: Sim): Promise<void> {
+  console.log("tree-sitter in the server:");
+  await coldStarts(sim);
+  await memory(sim);
+  installedSize();
+}
