@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bash, c, cpp, csharp, java, php, ruby } from "../../src/context/lang/index.js";
 import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
 import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
+import { countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
 import { summary } from "./helpers.js";
 
 const SYNTAX = { c, cpp, java, csharp, ruby, php, bash };
@@ -90,5 +91,23 @@ describe("incremental re-parse of open documents", () => {
     trees.forget("a");
     expect(trees.size).toBe(1);
     trees.forget("b");
+  });
+});
+
+describe("what completion can ask of a tree", () => {
+  it("counts the errors of a buffer with a suggestion, re-parsing the buffer's tree, which stays", async () => {
+    const grammar = (await loadGrammar("c"))!;
+    const trees = new OpenTrees();
+    const buffer = "int f(int x) {\n  \n}\n";
+    const kept = trees.parse("a", buffer, grammar.parser)!;
+    const good = trees.parseVariant("a", buffer.replace("  \n", "  return x + 1;\n"), grammar.parser)!;
+    const bad = trees.parseVariant("a", buffer.replace("  \n", "  return (x + 1;\n"), grammar.parser)!;
+    expect(countErrors(good.rootNode)).toBe(0);
+    expect(countErrors(bad.rootNode)).toBeGreaterThan(0);
+    expect(trees.parse("a", buffer, grammar.parser)).toBe(kept);
+    expect(enclosingBlock(good.rootNode, buffer.indexOf("  \n") + 2).type).toBe("compound_statement");
+    good.delete();
+    bad.delete();
+    trees.forget("a");
   });
 });

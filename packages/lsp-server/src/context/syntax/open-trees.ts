@@ -70,6 +70,24 @@ export class OpenTrees {
     return tree;
   }
 
+  /**
+   * The tree of a variant of a document's text (the buffer with a suggestion inserted), parsed incrementally from
+   * the document's tree, which stays as it was: the caller owns the result and deletes it. From scratch when the
+   * document has no tree.
+   */
+  parseVariant(key: string, text: string, parser: Parser): Tree | undefined {
+    const kept = this.#trees.get(key);
+    if (!kept) return parser.parse(text) ?? undefined;
+    const edit = editBetween(kept.text, text);
+    const copy = kept.tree.copy();
+    if (edit) copy.edit(edit);
+    try {
+      return parser.parse(text, copy) ?? undefined;
+    } finally {
+      copy.delete();
+    }
+  }
+
   /** Drop a document's tree (closed). */
   forget(key: string): void {
     const entry = this.#trees.get(key);
