@@ -17,6 +17,6 @@ const BLOCK = /block|body|compound_statement|_list$|statement_block|class_body|d
 /** The innermost block-like node (a `{…}` body, a class body, a statement list) holding an offset, or the root. */
 export function enclosingBlock(root: Node, offset: number): Node {
   let node: Node | null = root.descendantForIndex(offset);
-  while (node && node.parent && !BLOCK.test(node.type)) node = node.parent;
+  while (node?.parent && !BLOCK.test(node.type)) node = node.parent;
   return node ?? root;
 }
