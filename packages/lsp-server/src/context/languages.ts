@@ -22,6 +22,11 @@ const FAMILY_BY_LANGUAGE: Readonly<Record<string, Family>> = {
   shellscript: "bash",
   sh: "bash",
   bash: "bash",
+  kotlin: "kotlin",
+  zig: "zig",
+  swift: "swift",
+  scala: "scala",
+  elixir: "elixir",
 };
 
 /** File extensions of those families, for files that are not open (no language id). */
@@ -61,6 +66,14 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".php": "php",
   ".sh": "bash",
   ".bash": "bash",
+  ".kt": "kotlin",
+  ".kts": "kotlin",
+  ".zig": "zig",
+  ".swift": "swift",
+  ".scala": "scala",
+  ".sc": "scala",
+  ".ex": "elixir",
+  ".exs": "elixir",
 };
 
 /** The family of a document: by its LSP language id, else by its file extension; undefined for the others. */

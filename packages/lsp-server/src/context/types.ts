@@ -16,7 +16,12 @@ export type Family =
   | "csharp"
   | "ruby"
   | "php"
-  | "bash";
+  | "bash"
+  | "kotlin"
+  | "zig"
+  | "swift"
+  | "scala"
+  | "elixir";
 
 /** One name bound by an import statement. */
 export interface ImportBinding {

@@ -1,20 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseGo } from "../../src/context/lang/go.js";
-import {
-  bash,
-  c,
-  cpp,
-  csharp,
-  go,
-  java,
-  lua,
-  php,
-  python,
-  ruby,
-  rust,
-  typescript,
-} from "../../src/context/lang/index.js";
+import { go, lua, python, rust, SYNTAX_SUPPORTS, typescript } from "../../src/context/lang/index.js";
 import { parseLua } from "../../src/context/lang/lua.js";
 import { parsePython } from "../../src/context/lang/python.js";
 import { parseRust } from "../../src/context/lang/rust.js";
@@ -74,7 +61,7 @@ const source = fc
   .map((parts) => parts.join(""));
 
 /** The languages parsed with tree-sitter, by their supports (which find nothing until their grammar loads). */
-const SYNTAX = { c, cpp, java, csharp, ruby, php, bash };
+const SYNTAX = SYNTAX_SUPPORTS;
 const PARSERS = {
   parseTypeScript,
   parsePython,

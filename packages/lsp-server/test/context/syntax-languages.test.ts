@@ -1,12 +1,14 @@
 // The languages parsed with tree-sitter: declarations, members, doc comments, exported, imports and references,
 // per language on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
-import { bash, c, cpp, csharp, java, php, ruby } from "../../src/context/lang/index.js";
+import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
+const { bash, c, cpp, csharp, elixir, java, kotlin, php, ruby, scala, swift, zig } = SYNTAX_SUPPORTS;
+
 beforeAll(async () => {
-  await Promise.all([c, cpp, java, csharp, ruby, php, bash].map((support) => support.ready?.()));
+  await Promise.all(Object.values(SYNTAX_SUPPORTS).map((support) => support.ready?.()));
 });
 
 interface Case {
@@ -267,6 +269,193 @@ const CASES: Record<string, Case> = {
     outline: ["variable ROOT 3-3@3 +", "function deploy 4-8@5 +", "function clean 9-9@9 +"],
     imports: [["./lib.sh", "*=*"]],
   },
+  "Kotlin: classes, an interface, an enum, an object with a companion, top-level functions": {
+    support: kotlin,
+    text: code`
+      package com.x
+      import com.x.Y
+      import com.x.*
+      import com.z.Long as L
+      /** A box. */
+      data class Box<T>(val v: T) : Base() {
+        private val hidden = 1
+        fun get(): T = v
+        companion object {
+          const val A = 1
+        }
+      }
+      interface Shape {
+        fun area(): Double
+      }
+      enum class Kind {
+        ONE, TWO
+      }
+      object Single {
+        fun s() {}
+      }
+      typealias S = String
+      internal fun top(a: Int): Int { return a }
+      private fun hidden() = 1`,
+    outline: [
+      "class Box 4-11@5 +",
+      "  field hidden 6-6@6",
+      "  method get 7-7@7 +",
+      "  field A 9-9@9 +",
+      "interface Shape 12-14@12 +",
+      "  method area 13-13@13 +",
+      "enum Kind 15-17@15 +",
+      "  field ONE 16-16@16 +",
+      "  field TWO 16-16@16 +",
+      "class Single 18-20@18 +",
+      "  method s 19-19@19 +",
+      "type S 21-21@21 +",
+      "function top 22-22@22 +",
+      "function hidden 23-23@23",
+    ],
+    imports: [
+      ["com.x.Y", "Y=Y"],
+      ["com.x.*", "*=*"],
+      ["com.z.Long", "L=Long"],
+    ],
+  },
+  "Zig: @import, a pub struct with fields and methods, functions": {
+    support: zig,
+    text: code`
+      const std = @import("std");
+      const Allocator = std.mem.Allocator;
+      /// A point.
+      pub const Point = struct {
+          x: i32,
+          y: i32,
+          /// Add.
+          pub fn add(self: Point, o: Point) Point {
+              return .{ .x = self.x + o.x, .y = self.y + o.y };
+          }
+      };
+      pub fn main() !void {
+          const p = Point{ .x = 1, .y = 2 };
+          _ = p;
+      }
+      fn helper() void {}`,
+    outline: [
+      "variable Allocator 1-1@1",
+      "struct Point 2-10@3 +",
+      "  field x 4-4@4 +",
+      "  field y 5-5@5 +",
+      "  method add 6-9@7 +",
+      "function main 11-14@11 +",
+      "function helper 15-15@15",
+    ],
+    imports: [["std", "std=*"]],
+  },
+  "Swift: a class, a protocol, a struct, an enum, an extension": {
+    support: swift,
+    text: code`
+      import Foundation
+      import struct Models.User
+      /// A box.
+      public class Box<T>: Base {
+        private var v: T
+        public let name: String = ""
+        init(v: T) { self.v = v }
+        public func get() -> T { return v }
+      }
+      protocol Shape { func area() -> Double }
+      struct Point { var x: Int }
+      enum Kind { case one, two }
+      extension Box { func extra() {} }
+      func top() {}
+      typealias S = String`,
+    outline: [
+      "class Box 2-8@3 +",
+      "  field v 4-4@4",
+      "  field name 5-5@5 +",
+      "  method init 6-6@6 +",
+      "  method get 7-7@7 +",
+      "interface Shape 9-9@9 +",
+      "  method area 9-9@9 +",
+      "struct Point 10-10@10 +",
+      "  field x 10-10@10 +",
+      "enum Kind 11-11@11 +",
+      "  field one 11-11@11 +",
+      "  field two 11-11@11 +",
+      "class Box 12-12@12 +",
+      "  method extra 12-12@12 +",
+      "function top 13-13@13 +",
+      "type S 14-14@14 +",
+    ],
+    imports: [
+      ["Foundation", "*=*"],
+      ["Models.User", "User=User"],
+    ],
+  },
+  "Scala: a class and its companion object, a trait, a case class, an enum": {
+    support: scala,
+    text: code`
+      package shop
+      import scala.collection.mutable
+      import shop.models.{User, Item => I}
+      import shop.util._
+      /** A box. */
+      class Box[T](val v: T) extends Base {
+        private val hidden = 1
+        def get: T = v
+      }
+      object Box { def apply(v: Int) = new Box(v) }
+      trait Shape { def area(): Double }
+      case class Point(x: Int)
+      enum Kind { case One, Two }
+      def top(): Int = 1`,
+    outline: [
+      "class Box 4-8@5 +",
+      "  field hidden 6-6@6",
+      "  method get 7-7@7 +",
+      "class Box 9-9@9 +",
+      "  method apply 9-9@9 +",
+      "trait Shape 10-10@10 +",
+      "  method area 10-10@10 +",
+      "class Point 11-11@11 +",
+      "enum Kind 12-12@12 +",
+      "  field One 12-12@12 +",
+      "  field Two 12-12@12 +",
+      "function top 13-13@13 +",
+    ],
+    imports: [
+      ["scala.collection.mutable", "mutable=mutable"],
+      ["shop.models", "User=User", "I=Item"],
+      ["shop.util._", "*=*"],
+    ],
+  },
+  "Elixir: a module, its public and private functions, @doc as the doc": {
+    support: elixir,
+    text: code`
+      defmodule Shop.Cart do
+        @moduledoc "A cart."
+        alias Shop.Item
+        alias Shop.{Price, Tax}
+        import Enum, only: [map: 2]
+        require Logger
+        @doc "Total."
+        def total(items) do
+          Enum.sum(items)
+        end
+        defp hidden, do: 1
+        defmacro m(x), do: x
+      end`,
+    outline: [
+      "module Cart 0-12@0 +",
+      "  method total 6-9@7 +",
+      "  method hidden 10-10@10",
+      "  method m 11-11@11 +",
+    ],
+    imports: [
+      ["Shop.Item", "Item=*"],
+      ["Shop.Price", "Price=*"],
+      ["Shop.Tax", "Tax=*"],
+      ["Enum", "*=*"],
+      ["Logger", "Logger=*"],
+    ],
+  },
 };
 
 describe("outlines and imports", () => {
@@ -365,6 +554,15 @@ describe("references", () => {
     { support: csharp, lines: ["var x = Money.From(", "// Skip(it)"], want: ["Money.From@1", "x@1"] },
     { support: ruby, lines: ["cart = Shop::Cart.new(", "# Hidden.call"], want: ["Shop.Cart@1", "cart@1"] },
     { support: php, lines: ["$u = User::find(", "$this->repo->save($u);"], want: ["$u@0", "User.find@1"] },
+    { support: kotlin, lines: ["val s = Shape.create(", "// Hidden.x"], want: ["Shape.create@1", "s@1"] },
+    {
+      support: zig,
+      lines: ["const p = Point.init(", 'std.debug.print("{}", .{p});'],
+      want: ["p@0", "std.debug@0", "Point.init@1"],
+    },
+    { support: swift, lines: ["let b = Box(v: 1)", "b.get()"], want: ["b.get@0", "v@1", "Box@1", "b@1"] },
+    { support: scala, lines: ["val p = Point(", "Box.apply(p)"], want: ["p@0", "Box.apply@0", "Point@1"] },
+    { support: elixir, lines: ["items |> Cart.total(", "# Hidden.x"], want: ["Cart.total@1", "items@1"] },
     {
       support: bash,
       lines: ['deploy "$TARGET" && build_all', "echo '$nope'"],

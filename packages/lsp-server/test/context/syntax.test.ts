@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bash, c, cpp, csharp, java, php, ruby } from "../../src/context/lang/index.js";
+import { c, cpp, SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
 import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
 import { countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
 import { summary } from "./helpers.js";
 
-const SYNTAX = { c, cpp, java, csharp, ruby, php, bash };
+const SYNTAX = SYNTAX_SUPPORTS;
 
 beforeAll(async () => {
   await Promise.all(Object.values(SYNTAX).map((support) => support.ready?.()));
@@ -41,6 +41,11 @@ const SAMPLES = {
   ruby: "def f; end\n",
   php: "<?php function f() {}\n",
   bash: "f() { echo; }\n",
+  kotlin: "fun f() {}\n",
+  zig: "fn f() void {}\n",
+  swift: "func f() {}\n",
+  scala: "def f() = 1\n",
+  elixir: "defmodule A do\nend\n",
 };
 
 describe("never throws", () => {

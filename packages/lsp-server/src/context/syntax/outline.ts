@@ -57,6 +57,15 @@ export interface SyntaxRules {
   imports(node: Node): ModuleImport[];
   /** A name for a definition other than its name node's text (Go-like receivers, `Foo::bar`). */
   nameOf?(definition: Definition): string | undefined;
+  /**
+   * The kind of a definition when its node says more than its pattern (Kotlin's `interface` and `enum class` are
+   * class declarations); null to drop it (a Zig `const std = @import("std")` is an import, not a declaration).
+   */
+  kindOf?(definition: Definition): DeclarationKind | null | undefined;
+  /** The node whose brackets are a definition's body, when it is neither its `body` field nor its last block. */
+  body?(node: Node): Node | undefined;
+  /** Whether a node before a declaration documents it like a comment (Elixir's `@doc "…"`). Default: comments. */
+  isDoc?(node: Node): boolean;
 }
 
 /** The last row a node covers: a node that ends at a line's start (a preprocessor line's newline) ends above it. */
@@ -71,17 +80,18 @@ function isComment(node: Node): boolean {
 }
 
 /** First row of the comment block right above `node` (adjacent lines, no blank line between), or its own row. */
-function docStartOf(node: Node): number {
+function docStartOf(node: Node, rules: SyntaxRules): number {
+  const isDoc = (n: Node) => isComment(n) || rules.isDoc?.(n) === true;
   let start = node.startPosition.row;
   // A comment before a body's first statement may sit outside the body node (Ruby's `class … # doc \n def`).
   let first = node.previousSibling;
   if (!first && node.parent && node.parent.startIndex === node.startIndex)
     first = node.parent.previousSibling;
-  for (let previous = first; previous && isComment(previous); previous = previous.previousSibling) {
+  for (let previous = first; previous && isDoc(previous); previous = previous.previousSibling) {
     if (lastRow(previous) < start - 1) break;
     // A trailing comment of the line before (`int x; // x`) documents that line, not this declaration.
     const before = previous.previousSibling;
-    if (before && !isComment(before) && lastRow(before) === previous.startPosition.row) break;
+    if (before && !isDoc(before) && lastRow(before) === previous.startPosition.row) break;
     start = previous.startPosition.row;
   }
   return start;
@@ -98,12 +108,12 @@ function bodyOf(node: Node): Node | undefined {
 }
 
 /** The lines of a declaration's body: `{…}` by its brackets; `… end` (Ruby, Elixir) from the head to the `end`. */
-function bodyLines(node: Node, text: string): Item["body"] | undefined {
-  const body = bodyOf(node);
+function bodyLines(node: Node, text: string, rules: SyntaxRules): Item["body"] | undefined {
+  const body = rules.body?.(node) ?? bodyOf(node);
   if (!body || body.endIndex <= body.startIndex) return undefined;
   const closer = text.charCodeAt(body.endIndex - 1);
-  // `}`, `)`, `]`: the body is its own brackets.
-  if (closer === 125 || closer === 41 || closer === 93)
+  // `}`, `)`, `]`, or `do … end` (Elixir): the body is its own brackets.
+  if (closer === 125 || closer === 41 || closer === 93 || body.lastChild?.type === "end")
     return { open: body.startPosition.row, close: lastRow(body) };
   const open = body.previousSibling ? lastRow(body.previousSibling) : node.startPosition.row;
   const end = lastRow(node);
@@ -145,10 +155,13 @@ function collect(
     }
     if (!node || !kind || !KINDS.has(kind)) continue;
     const outer = rules.outer ? rules.outer(node) : node;
-    const definition = name
+    let definition = name
       ? { node: outer, name, kind: kind as DeclarationKind }
       : declarator && rules.declarator?.(outer, declarator, kind as DeclarationKind);
     if (!definition) continue;
+    const refined = rules.kindOf?.(definition);
+    if (refined === null) continue;
+    if (refined) definition = { ...definition, kind: refined };
     const key = `${definition.node.startIndex}:${definition.node.endIndex}:${definition.name.startIndex}`;
     const index = seen.get(key);
     if (index === undefined) {
@@ -212,12 +225,12 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
       name,
       kind,
       exported: owner === null ? false : rules.exported({ ...definition, kind }, container?.definition),
-      docStart: docStartOf(node),
+      docStart: docStartOf(node, rules),
       start: node.startPosition.row,
       nameLine: definition.name.startPosition.row,
       end: lastRow(node),
     };
-    const body = bodyLines(node, text);
+    const body = bodyLines(node, text, rules);
     if (body) item.body = body;
     const placed: Placed = { definition: { ...definition, kind }, item, parent, owner };
     stack.push(placed);
