@@ -19,6 +19,7 @@ import {
   type WindowIndex,
 } from "./similar.js";
 import { SourceCache } from "./source-cache.js";
+import { onGrammarFailure } from "./syntax/runtime.js";
 import type {
   Declaration,
   FoundDeclaration,
@@ -142,6 +143,7 @@ export class RepositoryContext {
   readonly #heads = new Map<string, Map<number, { text: string; parsed: Omit<ParsedModule, "path"> }>>();
   readonly #indexTimers = new Map<string, { cancel(): void }>();
   #lastUri: string | undefined;
+  readonly #stopGrammarLog: () => void;
   #exclude: readonly string[] = [];
 
   constructor(private readonly options: RepositoryContextOptions) {
@@ -158,6 +160,12 @@ export class RepositoryContext {
       },
       onChange: (path) => this.#sourceChanged(path),
     });
+    // A grammar that does not load leaves its language without declarations: say so once, in the log.
+    this.#stopGrammarLog = onGrammarFailure((name, error) =>
+      this.options.log.warn(
+        `context: the ${name} grammar did not load (${error instanceof Error ? error.message : String(error)}); its files give no declarations`,
+      ),
+    );
     this.#env = new ProjectEnv(
       this.workspace,
       (path) => this.#sources.readText(path),
@@ -274,6 +282,7 @@ export class RepositoryContext {
   /** Stop background work (shutdown). */
   dispose(): void {
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
+    this.#stopGrammarLog();
   }
 
   /**

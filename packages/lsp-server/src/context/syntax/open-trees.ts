@@ -38,8 +38,11 @@ function pointAt(text: string, offset: number): { row: number; column: number } 
   return { row, column: offset - lineStart };
 }
 
-/** Open documents kept at most (the least recently parsed go first): each tree holds WebAssembly memory. */
-const MAX_TREES = 64;
+/**
+ * Documents whose tree is kept, at most (the least recently parsed go first): a tree holds WebAssembly memory (that
+ * memory never shrinks), and only a document edited again gains from its old tree.
+ */
+const MAX_TREES = 16;
 
 /**
  * The syntax trees of open documents, re-parsed incrementally: the next version's text is compared with the last

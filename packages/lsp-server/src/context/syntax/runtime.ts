@@ -46,22 +46,15 @@ async function wasmBytes(source: WasmSource): Promise<Uint8Array> {
 
 type Runtime = typeof import("web-tree-sitter");
 
-let runtime: Promise<Runtime | undefined> | undefined;
+let runtime: Promise<Runtime> | undefined;
 
-/** The initialised runtime, loaded on first use; undefined when it cannot load. */
-function loadRuntime(): Promise<Runtime | undefined> {
+/** The initialised runtime, loaded on first use; rejects (every time) when it cannot load. */
+function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
-    try {
-      // A dynamic import: the bundler puts web-tree-sitter in a chunk of its own that a cold start never reads.
-      const [module, wasmBinary] = await Promise.all([
-        import("web-tree-sitter"),
-        wasmBytes(manifest.runtime),
-      ]);
-      await module.Parser.init({ wasmBinary });
-      return module;
-    } catch {
-      return undefined;
-    }
+    // A dynamic import: the bundler puts web-tree-sitter in a chunk of its own that a cold start never reads.
+    const [module, wasmBinary] = await Promise.all([import("web-tree-sitter"), wasmBytes(manifest.runtime)]);
+    await module.Parser.init({ wasmBinary });
+    return module;
   })();
   return runtime;
 }
@@ -75,6 +68,13 @@ export interface LoadedGrammar {
 }
 
 const loading = new Map<GrammarName, Promise<LoadedGrammar | undefined>>();
+const failureListeners = new Set<(name: GrammarName, error: unknown) => void>();
+
+/** Be told when a grammar (or the runtime) fails to load: its language then has no outline. Returns an unsubscribe. */
+export function onGrammarFailure(listener: (name: GrammarName, error: unknown) => void): () => void {
+  failureListeners.add(listener);
+  return () => failureListeners.delete(listener);
+}
 /** Settled loads: the grammar, or null when it failed. */
 const settled = new Map<GrammarName, LoadedGrammar | null>();
 
@@ -86,26 +86,25 @@ export function loadGrammar(name: GrammarName): Promise<LoadedGrammar | undefine
       let loaded: LoadedGrammar | undefined;
       try {
         const ts = await loadRuntime();
-        if (ts) {
-          const language = await ts.Language.load(await wasmBytes(manifest.grammars[name]));
-          const parser = new ts.Parser();
-          parser.setLanguage(language);
-          const queries = new Map<string, Query>();
-          loaded = {
-            language,
-            parser,
-            query(source) {
-              let query = queries.get(source);
-              if (!query) {
-                query = new ts.Query(language, source);
-                queries.set(source, query);
-              }
-              return query;
-            },
-          };
-        }
-      } catch {
+        const language = await ts.Language.load(await wasmBytes(manifest.grammars[name]));
+        const parser = new ts.Parser();
+        parser.setLanguage(language);
+        const queries = new Map<string, Query>();
+        loaded = {
+          language,
+          parser,
+          query(source) {
+            let query = queries.get(source);
+            if (!query) {
+              query = new ts.Query(language, source);
+              queries.set(source, query);
+            }
+            return query;
+          },
+        };
+      } catch (error) {
         loaded = undefined;
+        for (const listener of failureListeners) listener(name, error);
       }
       settled.set(name, loaded ?? null);
       return loaded;
