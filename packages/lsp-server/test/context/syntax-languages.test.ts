@@ -2,6 +2,7 @@
 // per language on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
+import { familyOf } from "../../src/context/languages.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
@@ -570,5 +571,22 @@ describe("references", () => {
     },
   ])("$support.family: $lines", ({ support, lines, want }) => {
     expect(referenceRows(support.references(lines))).toEqual(want);
+  });
+});
+
+describe("families by what editors send", () => {
+  it.each([
+    { languageId: "c", path: "/w/a.c", family: "c" },
+    { languageId: undefined, path: "/w/include/a.h", family: "cpp" },
+    { languageId: "c", path: "/w/include/a.h", family: "c" },
+    { languageId: "c++", path: "/w/a.cc", family: "cpp" },
+    { languageId: "cs", path: "/w/A.cs", family: "csharp" },
+    { languageId: "c-sharp", path: "/w/A.cs", family: "csharp" },
+    { languageId: "sh", path: "/w/run", family: "bash" },
+    { languageId: undefined, path: "/w/Build.kts", family: "kotlin" },
+    { languageId: undefined, path: "/w/lib/cart.ex", family: "elixir" },
+    { languageId: "objective-c", path: "/w/a.m", family: undefined },
+  ])("$languageId $path → $family", ({ languageId, path, family }) => {
+    expect(familyOf(languageId, path)).toBe(family);
   });
 });
