@@ -7,7 +7,7 @@ import { lua } from "../src/context/lang/lua.js";
 import { python } from "../src/context/lang/python.js";
 import { rust } from "../src/context/lang/rust.js";
 import { typescript } from "../src/context/lang/typescript.js";
-import { hasModifier, lastSegment, unquote } from "../src/context/syntax/nodes.js";
+import { hasWord, lastSegment, unquote, wordsBeforeName } from "../src/context/syntax/nodes.js";
 import { syntaxSupport } from "../src/context/syntax/support.js";
 import type { ImportBinding, LanguageSupport, ModuleImport } from "../src/context/types.js";
 
@@ -53,8 +53,10 @@ function tsImports(node: Node): ModuleImport[] {
 
 const tsRules = {
   outer: (node: Node) => (node.parent?.type === "export_statement" ? node.parent : node),
-  exported: (definition: { node: Node }, container: unknown) =>
-    container ? !hasModifier(definition.node, "private") : definition.node.type === "export_statement",
+  exported: (definition: { node: Node; name: Node }, container: unknown) =>
+    container
+      ? !hasWord(wordsBeforeName(definition), "private")
+      : definition.node.type === "export_statement",
   imports: tsImports,
 };
 

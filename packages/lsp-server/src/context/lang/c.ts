@@ -1,7 +1,7 @@
 // C and C++: outlines from tree-sitter-c and tree-sitter-cpp.
 import type { Node } from "web-tree-sitter";
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import type { Definition, SyntaxRules } from "../syntax/outline.js";
 import { lastRow } from "../syntax/outline.js";
 import { syntaxSupport } from "../syntax/support.js";
@@ -69,33 +69,37 @@ function declarator(declaration: Node, inner: Node, kind: DeclarationKind): Defi
   return { node: declaration, name, kind: isFunction ? "function" : kind };
 }
 
+type Access = "public" | "private" | "protected";
+
+/** The access labels of each container (`public:` at an offset), read once per container and outline. */
+const labelsOf = new WeakMap<Definition, Array<{ readonly at: number; readonly access: Access }>>();
+
 /** A C++ member's access: the last `public:`/`private:`/`protected:` label before it, or the container's default. */
-function accessOf(member: Node, container: Node): "public" | "private" | "protected" {
-  for (let node = member.previousSibling; node; node = node.previousSibling) {
-    if (node.type === "access_specifier") {
-      const word = node.text.replace(/:$/, "").trim();
-      if (word === "public" || word === "private" || word === "protected") return word;
+function accessOf(member: Node, container: Definition): Access {
+  // A template's class is its last child.
+  const kindNode =
+    container.node.type === "template_declaration" ? container.node.lastNamedChild : container.node;
+  let labels = labelsOf.get(container);
+  if (!labels) {
+    labels = [];
+    for (const child of kindNode?.childForFieldName("body")?.namedChildren ?? []) {
+      if (child?.type !== "access_specifier") continue;
+      const word = child.text.replace(/:$/, "").trim();
+      if (word === "public" || word === "private" || word === "protected")
+        labels.push({ at: child.startIndex, access: word });
     }
+    labelsOf.set(container, labels);
   }
-  return container.type === "class_specifier" ? "private" : "public";
+  let access: Access = kindNode?.type === "class_specifier" ? "private" : "public";
+  for (const label of labels) if (label.at < member.startIndex) access = label.access;
+  return access;
 }
 
-/** The outermost node of a member inside its container's body (a template header wraps a member template). */
-function inBody(node: Node): Node {
-  return node.parent?.type === "template_declaration" ? node.parent : node;
-}
-
+/** C's rules; `static` keeps a declaration in its file. */
 const RULES_C: SyntaxRules = {
   declarator,
-  exported: (definition, container) => {
-    if (container) {
-      // A C++ class's members are private unless a label says otherwise; a struct's and a C struct's are public.
-      const kindNode =
-        container.node.type === "template_declaration" ? container.node.lastNamedChild : container.node;
-      return !kindNode || accessOf(inBody(definition.node), kindNode) === "public";
-    }
-    return !hasModifier(definition.node, "static", /storage_class_specifier/);
-  },
+  exported: (definition, container) =>
+    container !== undefined || !hasWord(wordsBeforeName(definition), "static"),
   imports: (node) => {
     const path = node.childForFieldName("path");
     if (!path) return [];
@@ -106,10 +110,19 @@ const RULES_C: SyntaxRules = {
     };
     return [statement];
   },
+};
+
+/** C++'s: C's, members by access, templates with their header, out-of-class definitions named as written. */
+const RULES_CPP: SyntaxRules = {
+  ...RULES_C,
+  // A C++ class's members are private unless a label says otherwise; a struct's are public.
+  exported: (definition, container) =>
+    container ? accessOf(definition.node, container) === "public" : RULES_C.exported(definition, container),
   outer: (node) => (node.parent?.type === "template_declaration" ? node.parent : node),
   nameOf: (definition) => {
     // An out-of-class definition (`int Foo::run() {…}`) is named as written: it is found through its class.
-    if (definition.node.type !== "function_definition") return undefined;
+    if (definition.node.type !== "function_definition" && definition.node.type !== "template_declaration")
+      return undefined;
     const qualified = definition.name.parent;
     return qualified?.type === "qualified_identifier" &&
       lastRow(qualified) === definition.name.startPosition.row
@@ -149,7 +162,7 @@ export const cpp: LanguageSupport = syntaxSupport({
   extensions: [".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".h"],
   grammar: "cpp",
   query: CPP_QUERY,
-  rules: RULES_C,
+  rules: RULES_CPP,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "c", keywords: cppKeywords, paths: true, arrows: true }, preceding),
 });

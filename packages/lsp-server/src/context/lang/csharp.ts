@@ -1,6 +1,6 @@
 // C#: outlines from tree-sitter-c-sharp.
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport } from "../types.js";
 
@@ -40,11 +40,11 @@ export const csharp: LanguageSupport = syntaxSupport({
   query: QUERY,
   rules: {
     exported: (definition, container) => {
-      const node = definition.node;
-      if (hasModifier(node, "private")) return false;
+      const words = wordsBeforeName(definition);
+      if (hasWord(words, "private")) return false;
       // A top-level type is internal by default (the assembly sees it); interface and enum members are public.
       if (!container || container.kind === "interface" || container.kind === "enum") return true;
-      return hasModifier(node, "public") || hasModifier(node, "internal") || hasModifier(node, "protected");
+      return hasWord(words, "public") || hasWord(words, "internal") || hasWord(words, "protected");
     },
     imports: (node) => {
       // `using A.B;`, `using static A.B;` (every name), `using X = A.B;` (binds X), `global using A.B;`.

@@ -1,6 +1,6 @@
 // Java: outlines from tree-sitter-java.
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";
 
@@ -51,7 +51,7 @@ export const java: LanguageSupport = syntaxSupport({
   query: QUERY,
   rules: {
     // Public, and package-private: visible to the package's other files.
-    exported: (definition) => !hasModifier(definition.node, "private"),
+    exported: (definition) => !hasWord(wordsBeforeName(definition), "private"),
     imports: (node) => {
       const statement = javaImport(node.text, node.startPosition.row);
       return statement ? [statement] : [];

@@ -1,6 +1,6 @@
 // Kotlin: outlines from tree-sitter-kotlin.
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";
 
@@ -45,7 +45,7 @@ export const kotlin: LanguageSupport = syntaxSupport({
   query: QUERY,
   rules: {
     exported: (definition) =>
-      !hasModifier(definition.node, "private") && !hasModifier(definition.node, "protected"),
+      !hasWord(wordsBeforeName(definition), "private") && !hasWord(wordsBeforeName(definition), "protected"),
     imports: (node) => {
       const statement = kotlinImport(node.text, node.startPosition.row);
       return statement ? [statement] : [];
@@ -54,7 +54,7 @@ export const kotlin: LanguageSupport = syntaxSupport({
       const node = definition.node;
       if (node.type !== "class_declaration") return undefined;
       if (node.children.some((child) => child?.type === "interface")) return "interface";
-      return hasModifier(node, "enum") ? "enum" : undefined;
+      return hasWord(wordsBeforeName(definition), "enum") ? "enum" : undefined;
     },
   },
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),

@@ -1,7 +1,7 @@
 // PHP: outlines from tree-sitter-php.
 import type { Node } from "web-tree-sitter";
 import { findReferences } from "../references.js";
-import { hasModifier, lastSegment, unquote } from "../syntax/nodes.js";
+import { hasWord, lastSegment, unquote, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";
 
@@ -76,7 +76,8 @@ export const php: LanguageSupport = syntaxSupport({
   query: QUERY,
   rules: {
     exported: (definition, container) =>
-      !container || !(hasModifier(definition.node, "private") || hasModifier(definition.node, "protected")),
+      !container ||
+      !(hasWord(wordsBeforeName(definition), "private") || hasWord(wordsBeforeName(definition), "protected")),
     imports: phpImports,
   },
   references: (lines, preceding) =>

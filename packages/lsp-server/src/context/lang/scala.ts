@@ -1,7 +1,7 @@
 // Scala: outlines from tree-sitter-scala.
 import type { Node } from "web-tree-sitter";
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";
 
@@ -75,7 +75,7 @@ export const scala: LanguageSupport = syntaxSupport({
   query: QUERY,
   rules: {
     exported: (definition) =>
-      !hasModifier(definition.node, "private") && !hasModifier(definition.node, "protected"),
+      !hasWord(wordsBeforeName(definition), "private") && !hasWord(wordsBeforeName(definition), "protected"),
     imports: scalaImports,
   },
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),

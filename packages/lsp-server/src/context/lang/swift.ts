@@ -1,6 +1,6 @@
 // Swift: outlines from tree-sitter-swift.
 import { findReferences } from "../references.js";
-import { hasModifier } from "../syntax/nodes.js";
+import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { DeclarationKind, LanguageSupport } from "../types.js";
 
@@ -38,7 +38,8 @@ export const swift: LanguageSupport = syntaxSupport({
   rules: {
     // Internal by default: the module sees it.
     exported: (definition) =>
-      !hasModifier(definition.node, "private") && !hasModifier(definition.node, "fileprivate"),
+      !hasWord(wordsBeforeName(definition), "private") &&
+      !hasWord(wordsBeforeName(definition), "fileprivate"),
     imports: (node) => {
       // `import Foundation` (every name), `import struct Models.User` (binds `User`).
       const match =

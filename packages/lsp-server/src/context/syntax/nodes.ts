@@ -1,20 +1,30 @@
 // Small readings of syntax nodes that several languages' rules share.
 import type { Node } from "web-tree-sitter";
 
-/** Whether one of a node's direct children (or their children: a `modifiers` list) is the keyword `word`. */
-export function hasModifier(
-  node: Node,
-  word: string,
-  types: RegExp = /modifier|specifier|^modifiers$/,
-): boolean {
-  for (const child of node.children) {
-    if (!child) continue;
-    if (child.type === word) return true;
-    if (!types.test(child.type)) continue;
-    if (child.text === word) return true;
-    for (const inner of child.children) if (inner?.text === word) return true;
+/**
+ * The words of a declaration before its name (`public static final`, `@Deprecated private`, `static inline`),
+ * string literals and comments taken out: where modifiers are. Reading the text costs a slice; walking the nodes
+ * would cost a WebAssembly call per child.
+ */
+export function wordsBeforeName(definition: { readonly node: Node; readonly name: Node }): string {
+  const { node, name } = definition;
+  const length = name.startIndex - node.startIndex;
+  if (length <= 0) return "";
+  return node.text
+    .slice(0, length)
+    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\/.*|\/\*[\s\S]*?\*\/|#.*/g, " ");
+}
+
+const WORDS = new Map<string, RegExp>();
+
+/** Whether `text` holds `word` as a whole word (`private`, not `privateKey`). */
+export function hasWord(text: string, word: string): boolean {
+  let pattern = WORDS.get(word);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_$])${word}(?![\\p{L}\\p{N}_$])`, "u");
+    WORDS.set(word, pattern);
   }
-  return false;
+  return pattern.test(text);
 }
 
 /** The text of a string literal node without its quotes (and a prefix such as `@` or `b`). */
