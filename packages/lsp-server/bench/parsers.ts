@@ -126,6 +126,10 @@ export async function parsersBench(): Promise<void> {
     await pick("x.tsx").ready?.();
     const corpus = found[name]!;
     const files = corpus.files.map((file) => ({ file, text: readFileSync(file, "utf8") }));
+    if (files.length === 0) {
+      console.log(`  ${name}: no files (${corpus.where})`);
+      continue;
+    }
     const mb = files.reduce((sum, f) => sum + Buffer.byteLength(f.text), 0) / 1e6;
     let both = 0;
     let handOnly = 0;
