@@ -120,6 +120,17 @@ function bodyLines(node: Node, text: string, rules: SyntaxRules): Item["body"] |
   return end > lastRow(body) ? { open, close: end } : { open };
 }
 
+/** The item of a dropped definition: never listed. */
+const DROPPED: Item = {
+  name: "",
+  kind: "variable",
+  exported: false,
+  docStart: 0,
+  start: 0,
+  nameLine: 0,
+  end: 0,
+};
+
 /** A definition placed: its item, and the placed definition that holds it. */
 interface Placed {
   readonly definition: Definition;
@@ -214,6 +225,11 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
     )
       parent = parent.parent;
     const owner = ownerOf(definition.kind, parent);
+    if (owner === null) {
+      // Dropped (a local), and so is everything inside it: nothing more is read of it.
+      stack.push({ definition, item: DROPPED, parent, owner });
+      continue;
+    }
     let kind = definition.kind;
     if (owner) {
       if (kind === "function") kind = "method";
@@ -224,7 +240,7 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
     const item: Item = {
       name,
       kind,
-      exported: owner === null ? false : rules.exported({ ...definition, kind }, container?.definition),
+      exported: rules.exported({ ...definition, kind }, container?.definition),
       docStart: docStartOf(node, rules),
       start: node.startPosition.row,
       nameLine: definition.name.startPosition.row,
@@ -234,7 +250,6 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
     if (body) item.body = body;
     const placed: Placed = { definition: { ...definition, kind }, item, parent, owner };
     stack.push(placed);
-    if (owner === null) continue;
     if (owner) {
       if (!item.exported) item.hidden = true;
       owner.item.members ??= [];
