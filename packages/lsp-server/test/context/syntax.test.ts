@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { c, cpp, SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
 import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
+import { variantTree } from "../../src/context/syntax/support.js";
 import { countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
 import { summary } from "./helpers.js";
 
@@ -114,5 +115,15 @@ describe("what completion can ask of a tree", () => {
     good.delete();
     bad.delete();
     trees.forget("a");
+  });
+
+  it("asks through the family: the open document's tree, re-parsed with the suggestion", () => {
+    const buffer = "int f(int x) {\n  \n}\n";
+    c.parseOpen!("file:///v.c", buffer);
+    const tree = variantTree("c", "file:///v.c", buffer.replace("  \n", "  return x * 2;\n"))!;
+    expect(countErrors(tree.rootNode)).toBe(0);
+    tree.delete();
+    expect(variantTree("typescript", "file:///v.ts", "x")).toBeUndefined();
+    c.close!("file:///v.c");
   });
 });

@@ -21,6 +21,26 @@ export interface SyntaxLanguage {
   readonly candidates?: LanguageSupport["candidates"];
 }
 
+/** Each tree-sitter family's grammar and open documents' trees, for {@link variantTree}. */
+const variants = new Map<Family, { readonly grammar: GrammarName; readonly trees: OpenTrees }>();
+
+/**
+ * The syntax tree of an open document's text with a change in it (a suggestion inserted), re-parsed incrementally
+ * from the document's tree, which stays as it was: what syntax-aware endings ask before they count errors
+ * (`countErrors`) or find the enclosing block (`enclosingBlock`). The caller deletes the tree. Undefined for a
+ * family not parsed with tree-sitter, a grammar not loaded yet, or a text over 1 MiB.
+ */
+export function variantTree(family: Family, key: string, text: string): Tree | undefined {
+  const entry = variants.get(family);
+  const grammar = entry && grammarNow(entry.grammar);
+  if (!entry || !grammar || text.length > MAX_PARSE_CHARS) return undefined;
+  try {
+    return entry.trees.parseVariant(key, text, grammar.parser);
+  } catch {
+    return undefined;
+  }
+}
+
 const EMPTY: Parsed = { imports: [], outline: { declarations: [], reexports: [] } };
 
 /**
@@ -43,6 +63,7 @@ function fromTree(language: SyntaxLanguage, grammar: LoadedGrammar, tree: Tree, 
  */
 export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
   const trees = new OpenTrees();
+  variants.set(language.family, { grammar: language.grammar, trees });
   const loaded = (): LoadedGrammar | undefined => grammarNow(language.grammar) ?? undefined;
   const guarded = (run: (grammar: LoadedGrammar) => Parsed): Parsed => {
     const grammar = loaded();
