@@ -20,7 +20,24 @@ const leanUndiciPlugin = {
   },
 };
 
-const outdir = "dist";
+// `INFILL_TS_PARSER=tree-sitter INFILL_BUILD_OUTDIR=.bench/ts-server node build.mjs` builds the server with the
+// tree-sitter replacement of the TypeScript parser (bench/syntax-alternatives.ts), for the eval to compare the two
+// (see the README's Evaluation). The default build is the one that ships.
+const outdir = process.env.INFILL_BUILD_OUTDIR ?? "dist";
+const treeSitterTypeScript = process.env.INFILL_TS_PARSER === "tree-sitter";
+const langIndex = fileURLToPath(new URL("./src/context/lang/index.ts", import.meta.url));
+
+/** Resolve the TypeScript parser that lang/index.ts imports to its tree-sitter replacement. */
+const treeSitterTypeScriptPlugin = {
+  name: "tree-sitter-typescript",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/typescript\.js$/ }, (args) =>
+      args.importer === langIndex
+        ? { path: fileURLToPath(new URL("./bench/typescript-tree-sitter.ts", import.meta.url)) }
+        : undefined,
+    );
+  },
+};
 const entry = `${outdir}/infill-lsp.js`;
 
 // Chunk names carry content hashes: start from an empty folder so no stale chunk ships.
@@ -56,7 +73,7 @@ await build({
     "@infill/core/usage": fileURLToPath(new URL("../core/src/usage.ts", import.meta.url)),
     "@infill/sim": fileURLToPath(new URL("../sim/src/index.ts", import.meta.url)),
   },
-  plugins: [leanUndiciPlugin],
+  plugins: treeSitterTypeScript ? [leanUndiciPlugin, treeSitterTypeScriptPlugin] : [leanUndiciPlugin],
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its ES module build bundles whole.
   mainFields: ["module", "main"],
   logLevel: "warning",
@@ -78,7 +95,10 @@ const grammars = JSON.parse(
 );
 const requireHere = createRequire(import.meta.url);
 mkdirSync(`${outdir}/grammars`, { recursive: true });
-for (const source of [grammars.runtime, ...Object.values(grammars.grammars).filter((g) => g.ship)]) {
+const shipped = Object.entries(grammars.grammars)
+  .filter(([name, g]) => g.ship || (treeSitterTypeScript && name === "tsx"))
+  .map(([, g]) => g);
+for (const source of [grammars.runtime, ...shipped]) {
   const wasm = readFileSync(requireHere.resolve(`${source.package}/${source.path}`));
   const compressed = brotliCompressSync(wasm, {
     params: {

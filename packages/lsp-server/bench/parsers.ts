@@ -138,6 +138,9 @@ export async function parsersBench(): Promise<void> {
     let importsBoth = 0;
     let importsHand = 0;
     let importsTree = 0;
+    let reexportsBoth = 0;
+    let reexportsHand = 0;
+    let reexportsTree = 0;
     const examples: string[] = [];
     for (const { file, text } of files) {
       const h = handWritten.parse(text);
@@ -154,6 +157,11 @@ export async function parsersBench(): Promise<void> {
       importsBoth += overlap(hi, ti);
       importsHand += hi.size;
       importsTree += ti.size;
+      const hr = new Set(h.outline.reexports.map((r) => r.specifier));
+      const tr = new Set(t.outline.reexports.map((r) => r.specifier));
+      reexportsBoth += overlap(hr, tr);
+      reexportsHand += hr.size;
+      reexportsTree += tr.size;
       if (examples.length < 4) {
         const missing = [...hk].filter((k) => !tk.has(k)).slice(0, 2);
         const extra = [...tk].filter((k) => !hk.has(k)).slice(0, 2);
@@ -171,7 +179,7 @@ export async function parsersBench(): Promise<void> {
       `    declarations (name and line): ${both} in both, ${handOnly} only hand-written, ${treeOnly} only tree-sitter; tree-sitter finds ${pct(both, both + handOnly)} of the hand-written's, kinds agree on ${pct(sameKind, both)}`,
     );
     console.log(
-      `    import statements (specifier and line): ${importsBoth} in both of ${importsHand} hand-written, ${importsTree} tree-sitter`,
+      `    import statements (specifier and line): ${importsBoth} in both of ${importsHand} hand-written, ${importsTree} tree-sitter; re-exports (specifier): ${reexportsBoth} in both of ${reexportsHand} hand-written, ${reexportsTree} tree-sitter`,
     );
     console.log(
       `    parse time: hand-written ${handMs.toFixed(1)} ms/MB, tree-sitter ${treeMs.toFixed(1)} ms/MB (${(treeMs / handMs).toFixed(1)}×)`,

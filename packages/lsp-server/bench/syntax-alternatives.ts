@@ -8,11 +8,13 @@ import { python } from "../src/context/lang/python.js";
 import { rust } from "../src/context/lang/rust.js";
 import { typescript } from "../src/context/lang/typescript.js";
 import { hasWord, lastSegment, unquote, wordsBeforeName } from "../src/context/syntax/nodes.js";
+import type { ModuleExports } from "../src/context/syntax/outline.js";
 import { syntaxSupport } from "../src/context/syntax/support.js";
-import type { ImportBinding, LanguageSupport, ModuleImport } from "../src/context/types.js";
+import type { ImportBinding, LanguageSupport, ModuleImport, ReExport } from "../src/context/types.js";
 
 const TS_QUERY = `
 (import_statement source: (string)) @import
+(export_statement) @export
 (function_declaration name: (_) @name) @definition.function
 (generator_function_declaration name: (_) @name) @definition.function
 (function_signature name: (_) @name) @definition.function
@@ -51,6 +53,40 @@ function tsImports(node: Node): ModuleImport[] {
   return [{ specifier: unquote(source.text), bindings, line: node.startPosition.row }];
 }
 
+/** `export * from`, `export * as ns from`, `export { a as b } from`, `export { a as b }`, `export default x`. */
+function tsExports(node: Node): ModuleExports {
+  const source = node.childForFieldName("source");
+  const clause = node.namedChildren.find((n) => n?.type === "export_clause");
+  const pairs = (clause?.namedChildren ?? []).flatMap((spec) => {
+    const name = spec?.childForFieldName("name")?.text;
+    return name ? [{ name, alias: spec?.childForFieldName("alias")?.text ?? name }] : [];
+  });
+  if (source) {
+    const specifier = unquote(source.text);
+    const ns = node.namedChildren.find((n) => n?.type === "namespace_export")?.firstNamedChild?.text;
+    const names: ReExport["names"] = clause
+      ? pairs.map(({ name, alias }) => ({ exported: alias, imported: name }))
+      : ns === undefined
+        ? "*"
+        : [{ exported: ns, imported: "*" }];
+    return { reexports: [{ specifier, names }] };
+  }
+  if (clause) {
+    const defaultExport = pairs.find((p) => p.alias === "default")?.name;
+    const localExports = pairs
+      .filter((p) => p.alias !== "default")
+      .map(({ name, alias }) => ({ exported: alias, local: name }));
+    return defaultExport === undefined ? { localExports } : { localExports, defaultExport };
+  }
+  if (node.children.some((child) => child?.type === "default")) {
+    const value = node.childForFieldName("value");
+    const declared = node.childForFieldName("declaration")?.childForFieldName("name");
+    const name = value?.type === "identifier" ? value.text : declared?.text;
+    return name === undefined ? {} : { defaultExport: name };
+  }
+  return {};
+}
+
 const tsRules = {
   outer: (node: Node) => (node.parent?.type === "export_statement" ? node.parent : node),
   exported: (definition: { node: Node; name: Node }, container: unknown) =>
@@ -58,6 +94,7 @@ const tsRules = {
       ? !hasWord(wordsBeforeName(definition), "private")
       : definition.node.type === "export_statement",
   imports: tsImports,
+  exports: tsExports,
 };
 
 const PY_QUERY = `
@@ -192,6 +229,7 @@ export const ALTERNATIVES: ReadonlyArray<{
     query: TS_QUERY,
     rules: tsRules,
     references: typescript.references,
+    candidates: typescript.candidates,
   });
   const tsx = syntaxSupport({
     family: "typescript",
@@ -200,6 +238,7 @@ export const ALTERNATIVES: ReadonlyArray<{
     query: TS_QUERY,
     rules: tsRules,
     references: typescript.references,
+    candidates: typescript.candidates,
   });
   return [
     {
@@ -222,6 +261,8 @@ export const ALTERNATIVES: ReadonlyArray<{
           imports: pyImports,
         },
         references: python.references,
+        candidates: python.candidates,
+        submodule: python.submodule,
       }),
     },
     {
@@ -234,6 +275,7 @@ export const ALTERNATIVES: ReadonlyArray<{
         query: GO_QUERY,
         rules: { exported: (definition) => /^\p{Lu}/u.test(definition.name.text), imports: goImports },
         references: go.references,
+        candidates: go.candidates,
       }),
     },
     {
@@ -250,6 +292,8 @@ export const ALTERNATIVES: ReadonlyArray<{
           imports: rustImports,
         },
         references: rust.references,
+        candidates: rust.candidates,
+        submodule: rust.submodule,
       }),
     },
     {
@@ -262,6 +306,7 @@ export const ALTERNATIVES: ReadonlyArray<{
         query: LUA_QUERY,
         rules: { exported: () => true, imports: luaImports },
         references: lua.references,
+        candidates: lua.candidates,
       }),
     },
   ];

@@ -2,10 +2,10 @@
 // pipeline wants: the same declarations, members, doc comments and body lines a hand-written parser finds, so
 // that resolution, ranking, snippets and the block do not know which parser ran.
 import type { Node, QueryMatch } from "web-tree-sitter";
-import { mergeOverloads, outlineOf, type Parsed } from "../lang/parse-result.js";
+import { type LocalExport, mergeOverloads, outlineOf, type Parsed } from "../lang/parse-result.js";
 import type { Item } from "../snippet.js";
 import { TextLines } from "../source-text.js";
-import type { DeclarationKind, ModuleImport } from "../types.js";
+import type { DeclarationKind, ModuleImport, ReExport } from "../types.js";
 
 /** The kinds a query may name in `@definition.<kind>`. */
 const KINDS = new Set<string>([
@@ -55,6 +55,8 @@ export interface SyntaxRules {
   exported(definition: Definition, container: Definition | undefined): boolean;
   /** The import statements of an `@import` capture (none for a statement it does not recognise). */
   imports(node: Node): ModuleImport[];
+  /** What an `@export` capture exports: re-exports, local names under other names, the default export. */
+  exports?(node: Node): ModuleExports;
   /** A name for a definition other than its name node's text (Go-like receivers, `Foo::bar`). */
   nameOf?(definition: Definition): string | undefined;
   /**
@@ -66,6 +68,20 @@ export interface SyntaxRules {
   body?(node: Node): Node | undefined;
   /** Whether a node before a declaration documents it like a comment (Elixir's `@doc "…"`). Default: comments. */
   isDoc?(node: Node): boolean;
+}
+
+/** What a module's export statements say besides its declarations (see `ModuleOutline`). */
+export interface ModuleExports {
+  reexports?: ReExport[];
+  localExports?: LocalExport[];
+  defaultExport?: string;
+}
+
+/** The exports of a whole file, gathered from its `@export` captures. */
+interface CollectedExports {
+  reexports: ReExport[];
+  localExports: LocalExport[];
+  defaultExport?: string;
 }
 
 /** The last row a node covers: a node that ends at a line's start (a preprocessor line's newline) ends above it. */
@@ -145,9 +161,13 @@ interface Placed {
 function collect(
   matches: readonly QueryMatch[],
   rules: SyntaxRules,
-): { definitions: Definition[]; imports: ModuleImport[] } {
+): { definitions: Definition[]; imports: ModuleImport[]; exports: CollectedExports } {
   const definitions: Definition[] = [];
   const imports: ModuleImport[] = [];
+  const exports: CollectedExports = {
+    reexports: [],
+    localExports: [],
+  };
   const seen = new Map<string, number>();
   for (const match of matches) {
     let node: Node | undefined;
@@ -159,7 +179,12 @@ function collect(
       if (captured === "name") name = capture.node;
       else if (captured === "declarator") declarator = capture.node;
       else if (captured === "import") imports.push(...rules.imports(capture.node));
-      else if (captured.startsWith("definition.")) {
+      else if (captured === "export" && rules.exports) {
+        const found = rules.exports(capture.node);
+        exports.reexports.push(...(found.reexports ?? []));
+        exports.localExports.push(...(found.localExports ?? []));
+        if (found.defaultExport !== undefined) exports.defaultExport = found.defaultExport;
+      } else if (captured.startsWith("definition.")) {
         node = capture.node;
         kind = captured.slice("definition.".length);
       }
@@ -184,7 +209,7 @@ function collect(
     }
   }
   imports.sort((a, b) => a.line - b.line);
-  return { definitions, imports };
+  return { definitions, imports, exports };
 }
 
 /** Where a definition goes given its nearest enclosing one: a member, the top level (undefined), or nowhere. */
@@ -209,7 +234,7 @@ function ownerOf(kind: DeclarationKind, parent: Placed | undefined): Placed | un
  * for the snippet.
  */
 export function outlineFromMatches(text: string, matches: readonly QueryMatch[], rules: SyntaxRules): Parsed {
-  const { definitions, imports } = collect(matches, rules);
+  const { definitions, imports, exports } = collect(matches, rules);
   definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   const top: Item[] = [];
   const stack: Placed[] = [];
@@ -258,5 +283,9 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
   }
   const merge = (items: Item[]): Item[] =>
     mergeOverloads(items).map((item) => (item.members ? { ...item, members: merge(item.members) } : item));
-  return { imports, outline: outlineOf(new TextLines(text), merge(top), [], [], undefined) };
+  const { reexports, localExports, defaultExport } = exports;
+  return {
+    imports,
+    outline: outlineOf(new TextLines(text), merge(top), reexports, localExports, defaultExport),
+  };
 }

@@ -18,7 +18,10 @@ export interface SyntaxLanguage {
   readonly query: string;
   readonly rules: SyntaxRules;
   readonly references: LanguageSupport["references"];
+  /** Where an import's specifier may lead (see `LanguageSupport.candidates`). Default: nowhere. */
   readonly candidates?: LanguageSupport["candidates"];
+  /** See `LanguageSupport.submodule`. */
+  readonly submodule?: LanguageSupport["submodule"];
 }
 
 /** Each tree-sitter family's grammar and open documents' trees, for {@link variantTree}. */
@@ -109,5 +112,6 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     },
     references: language.references,
     candidates: language.candidates ?? (() => []),
+    ...(language.submodule ? { submodule: language.submodule } : {}),
   };
 }
