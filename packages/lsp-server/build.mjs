@@ -1,5 +1,6 @@
 // Bundle the server so a cold start loads one module (no resolution of hundreds of files). What `initialize` does not
 // need (the HTTP client, zod, the simulator) is split into chunks that load on first use.
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
@@ -100,6 +101,12 @@ const shipped = Object.entries(grammars.grammars)
   .map(([, g]) => g);
 for (const source of [grammars.runtime, ...shipped]) {
   const wasm = readFileSync(requireHere.resolve(`${source.package}/${source.path}`));
+  // The very build that was tested ships: a package that changed its .wasm under the same version fails the build.
+  const sha256 = createHash("sha256").update(wasm).digest("hex");
+  if (sha256 !== source.sha256)
+    throw new Error(
+      `${source.package}/${source.path}: sha256 ${sha256}, grammars.json pins ${source.sha256}`,
+    );
   const compressed = brotliCompressSync(wasm, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 9,
