@@ -86,13 +86,15 @@ export async function launch(
   initializationOptions: Record<string, unknown>,
   workspace?: string,
   capabilities: Record<string, unknown> = {},
+  /** The server to run: the built one by default (another build's, to compare with). */
+  bin: string = BIN,
 ): Promise<Server> {
   const t0 = performance.now();
   // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean);
   const child = spawn(
-    nodeArgs ? process.execPath : BIN,
-    nodeArgs ? [...nodeArgs, BIN, "--stdio"] : ["--stdio"],
+    nodeArgs ? process.execPath : bin,
+    nodeArgs ? [...nodeArgs, bin, "--stdio"] : ["--stdio"],
     {
       env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "sk-bench", INFILL_BASE_URL: sim.url },
       stdio: ["pipe", "pipe", "inherit"],
@@ -134,9 +136,9 @@ export class Doc {
     readonly server: Server,
     readonly uri: string,
   ) {}
-  static async open(server: Server, uri: string, text: string): Promise<Doc> {
+  static async open(server: Server, uri: string, text: string, languageId = "typescript"): Promise<Doc> {
     await server.rpc.sendNotification("textDocument/didOpen", {
-      textDocument: { uri, languageId: "typescript", version: 1, text },
+      textDocument: { uri, languageId, version: 1, text },
     });
     return new Doc(server, uri);
   }

@@ -19,8 +19,10 @@ import {
   simProcess,
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
+import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
+import { syntaxBench } from "./syntax.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -290,6 +292,8 @@ console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+await syntaxBench(sim);
+await parsersBench();
 await sim.close();
 
 printSummary();

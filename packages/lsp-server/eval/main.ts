@@ -14,7 +14,8 @@ import { formatCorpus, formatSummary } from "./report.js";
 import type { SampleCaps } from "./sample.js";
 
 // One level below the package root (eval/ in source, .bench/ bundled), like the bench.
-const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
+// `INFILL_EVAL_BIN` runs another build instead (the one with the tree-sitter TypeScript parser: see build.mjs).
+const BIN = process.env.INFILL_EVAL_BIN ?? fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 /** TypeScript: up to 400 holes per import kind and package stratum (a few minutes on 2 cores for the three). */
 const TYPESCRIPT_CAPS: SampleCaps = { perStratum: 400, perFile: 3, stratified: true };

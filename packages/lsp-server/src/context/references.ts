@@ -15,6 +15,8 @@ export interface ReferenceRules {
   readonly paths?: boolean;
   /** `:` separates a method call (Lua's `m:f()`). Default false. */
   readonly methodColon?: boolean;
+  /** `->` separates a member (C and C++ `p->field`, PHP `$o->method()`). Default false. */
+  readonly arrows?: boolean;
   /** Chains of up to four identifiers are kept (Python's `pkg.mod.func`). Default false: two. */
   readonly chains?: boolean;
 }
@@ -22,6 +24,8 @@ export interface ReferenceRules {
 const DOT = 46;
 const COLON = 58;
 const QUESTION = 63;
+const MINUS = 45;
+const GT = 62;
 
 function isSpace(c: number): boolean {
   return c === CHAR.SPACE || c === 9 || c === CHAR.NL || c === CHAR.CR;
@@ -35,6 +39,7 @@ function separatorAt(code: string, i: number, rules: ReferenceRules): number {
   if (c === QUESTION && next === DOT) return 2;
   if (c === COLON && next === COLON) return rules.paths ? 2 : 0;
   if (c === COLON && rules.methodColon) return 1;
+  if (c === MINUS && next === GT && rules.arrows) return 2;
   return 0;
 }
 
@@ -46,6 +51,7 @@ function isMember(code: string, start: number, rules: ReferenceRules): boolean {
   const c = code.charCodeAt(i);
   // `..` (Lua's concatenation, Rust's ranges) and `...` (a spread) are not member access.
   if (c === DOT) return i === 0 || code.charCodeAt(i - 1) !== DOT;
+  if (c === GT) return rules.arrows === true && i > 0 && code.charCodeAt(i - 1) === MINUS;
   if (c !== COLON) return false;
   if (i > 0 && code.charCodeAt(i - 1) === COLON) return rules.paths === true;
   return rules.methodColon === true;

@@ -20,6 +20,7 @@ import {
   type WindowIndex,
 } from "./similar.js";
 import { SourceCache } from "./source-cache.js";
+import { onGrammarFailure } from "./syntax/runtime.js";
 import type {
   Declaration,
   Family,
@@ -155,9 +156,12 @@ export class RepositoryContext {
     { version: number; module: ParsedModule | undefined; names?: ReadonlyMap<string, Declaration> }
   >();
   readonly #indexes = new Map<string, { version: number; index: WindowIndex }>();
+  /** The parses of open documents' first lines, by document and line count (see `#parseHead`). */
+  readonly #heads = new Map<string, Map<number, { text: string; parsed: Omit<ParsedModule, "path"> }>>();
   readonly #indexTimers = new Map<string, { cancel(): void }>();
   #lastUri: string | undefined;
   readonly #stopWatchingFolders: () => void;
+  readonly #stopGrammarLog: () => void;
   #exclude: readonly string[] = [];
 
   constructor(private readonly options: RepositoryContextOptions) {
@@ -168,9 +172,20 @@ export class RepositoryContext {
       workspace: this.workspace,
       ignore: this.#ignore,
       exclude: () => this.#exclude,
-      parse: (path, text) => parseFile(path, text),
+      parse: async (path, text) => {
+        // A language parsed with a grammar loads it the first time one of its files is read.
+        const family = familyOf(undefined, path);
+        await (family && supportFor(family)?.ready?.());
+        return parseFile(path, text);
+      },
       onChange: (path) => this.#sourceChanged(path),
     });
+    // A grammar that does not load leaves its language without declarations: say so once, in the log.
+    this.#stopGrammarLog = onGrammarFailure((name, error) =>
+      this.options.log.warn(
+        `context: the ${name} grammar did not load (${error instanceof Error ? error.message : String(error)}); its files give no declarations`,
+      ),
+    );
     this.#env = new ProjectEnv(
       this.workspace,
       (path) => this.#sources.readText(path),
@@ -272,6 +287,8 @@ export class RepositoryContext {
       );
     this.#states.delete(uri);
     this.#parsedOpen.delete(uri);
+    this.#heads.delete(uri);
+    if (doc) supportOf(doc)?.close?.(uri);
     this.#indexes.delete(uri);
     this.#cancelIndex(uri);
     this.#sourceChanged(uri);
@@ -310,6 +327,7 @@ export class RepositoryContext {
     this.#stopWatchingFolders();
     for (const uri of [...this.#indexTimers.keys()]) this.#cancelIndex(uri);
     this.#symbols.dispose();
+    this.#stopGrammarLog();
   }
 
   /**
@@ -331,6 +349,7 @@ export class RepositoryContext {
     const support = doc && supportOf(doc);
     if (!doc || !path || !support || !this.options.settings().enabled) return;
     try {
+      await support.ready?.();
       const { imports } = this.#parseCurrent(doc, { line: 0, character: 0 }, support, path);
       const env = await this.#env.for(path, support.family);
       for (const statement of imports) {
@@ -405,6 +424,9 @@ export class RepositoryContext {
     const candidates: ContextSnippet[] = [];
 
     const support = supportOf(doc);
+    // The first document of a language parsed with a grammar waits for it once (it is loaded when the document
+    // opens, so this is most often done already).
+    await support?.ready?.();
     if (support && path) {
       const current = this.#parseCurrent(doc, position, support, path);
       ({ imported, importsEnd } = importedNames(current));
@@ -509,8 +531,9 @@ export class RepositoryContext {
       if (other.uri === doc.uri || supportOf(other)?.family !== support.family) continue;
       const path = uriToPath(other.uri);
       if (!path || !(await this.#sources.mayUse(path))) continue;
-      // Parsed off the request path, like the indexes; a document not parsed yet is skipped.
-      const names = this.#parsedOpen.get(other.uri)?.names;
+      // Parsed off the request path, like the indexes. A document never parsed (opened just now, or waiting for
+      // its grammar, which this request has awaited) is parsed here, once.
+      const names = this.#parsedOpen.get(other.uri)?.names ?? this.#openNames(other, path);
       if (!names) continue;
       for (const [name, ref] of wanted) {
         const declaration = names.get(name);
@@ -566,14 +589,19 @@ export class RepositoryContext {
     );
   }
 
-  /** The exported top-level declarations of an open document by name (parsed once per version). */
+  /**
+   * The exported top-level declarations of an open document by name (parsed once per version). A document whose
+   * language's grammar is not loaded yet starts the load and is parsed again once it is.
+   */
   #openNames(doc: OpenDocument, path: string): ReadonlyMap<string, Declaration> {
     const cached = this.#parsedOpen.get(doc.uri);
     if (cached?.version === doc.version && cached.names) return cached.names;
-    const module =
-      cached?.version === doc.version
-        ? cached.module
-        : parseFile(path, linesOf(doc, 0, doc.buffer.lineCount), doc.languageId);
+    const loading = supportOf(doc)?.ready?.();
+    if (loading) {
+      void loading.then(() => this.#scheduleIndex(doc.uri, 0));
+      return new Map();
+    }
+    const module = cached?.version === doc.version ? cached.module : parseOpenDocument(doc, path);
     const names = new Map<string, Declaration>();
     for (const declaration of module?.outline.declarations ?? []) {
       if (declaration.exported && !names.has(declaration.name)) names.set(declaration.name, declaration);
@@ -590,13 +618,13 @@ export class RepositoryContext {
   #parseCurrent(doc: OpenDocument, position: Position, support: LanguageSupport, path: string): ParsedModule {
     const limit = Math.min(doc.buffer.lineCount, IMPORT_HEAD_LINES);
     let end = Math.min(limit, IMPORT_STEP_LINES);
-    let head = support.parse(linesOf(doc, 0, end));
+    let head = this.#parseHead(doc, support, end);
     while (end < limit) {
       const last = Math.max(-1, ...head.imports.map((statement) => statement.line));
       // No import yet (a long header comment or docstring first), or one close to the cut: read on.
       if (last !== -1 && last < end - IMPORT_MARGIN_LINES) break;
       end = Math.min(limit, end * 4);
-      head = support.parse(linesOf(doc, 0, end));
+      head = this.#parseHead(doc, support, end);
     }
     const nearStart = Math.max(end, position.line - REFERENCE_LINES);
     // Imports between the head and the lines near the cursor (Python's inside a function or an `if __name__`
@@ -613,6 +641,25 @@ export class RepositoryContext {
       .map((statement) => ({ ...statement, line: statement.line + nearStart }))
       .filter((s) => !known.has(`${s.line}\0${s.specifier}`));
     return { path, imports: [...head.imports, ...between, ...shifted], outline: head.outline };
+  }
+
+  /**
+   * The parse of a document's first `end` lines, kept per document and length while their text stays the same: a
+   * choice away from the top of a file (most of them) parses only the lines near the cursor. A tree-sitter parse of
+   * 120 lines costs about a millisecond, the scanners' a tenth of that.
+   */
+  #parseHead(doc: OpenDocument, support: LanguageSupport, end: number): Omit<ParsedModule, "path"> {
+    const text = linesOf(doc, 0, end);
+    let heads = this.#heads.get(doc.uri);
+    const cached = heads?.get(end);
+    if (cached?.text === text) return cached.parsed;
+    const parsed = support.parse(text);
+    if (!heads) {
+      heads = new Map();
+      this.#heads.set(doc.uri, heads);
+    }
+    heads.set(end, { text, parsed });
+    return parsed;
   }
 
   /**
@@ -733,11 +780,12 @@ export class RepositoryContext {
     const uri = this.#uriOfOpen(path);
     if (!uri) return undefined;
     const doc = this.options.documents.get(uri)!;
-    return this.#sources.mayUse(path).then((allowed) => {
+    return this.#sources.mayUse(path).then(async (allowed) => {
       if (!allowed) return undefined;
+      await supportOf(doc)?.ready?.();
       const cached = this.#parsedOpen.get(uri);
       if (cached?.version === doc.version) return cached.module;
-      const module = parseFile(path, linesOf(doc, 0, doc.buffer.lineCount), doc.languageId);
+      const module = parseOpenDocument(doc, path);
       this.#parsedOpen.set(uri, { version: doc.version, module });
       return module;
     });
@@ -801,6 +849,17 @@ function parseFile(path: string, text: string, languageId?: string): ParsedModul
   const support = family && supportFor(family);
   if (!support) return undefined;
   return { path, ...support.parse(text) };
+}
+
+/**
+ * Parse an open document (the whole buffer): incrementally from its previous version's tree where the language
+ * keeps one; undefined for a document of no known family.
+ */
+function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule | undefined {
+  const support = supportOf(doc);
+  if (!support) return undefined;
+  const text = linesOf(doc, 0, doc.buffer.lineCount);
+  return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
 }
 
 /** The local names a file's imports bind (a dotted Python binding also by its first name), and where they end. */

@@ -269,8 +269,24 @@ export interface LanguageSupport {
   readonly family: Family;
   /** Source file extensions, with the dot, most specific first (`.d.ts` before `.ts`). */
   readonly extensions: readonly string[];
-  /** Imports and outline of a file's text. Pure; must not throw on any input. */
+  /**
+   * Imports and outline of a file's text. Pure; must not throw on any input. A language parsed with a grammar
+   * finds nothing until {@link ready} has resolved.
+   */
   parse(text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  /**
+   * Undefined when `parse` can run now; otherwise a promise that resolves (never rejects) once it can: the first
+   * call starts loading the language's grammar (once per process). Absent for the hand-written parsers.
+   */
+  ready?(): Promise<void> | undefined;
+  /**
+   * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
+   * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
+   * document (its URI). Absent: `parse` is used.
+   */
+  parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  /** Forget what `parseOpen` kept of a document (closed). */
+  close?(key: string): void;
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
    * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the

@@ -106,7 +106,10 @@ describe("alternatives", () => {
     // Typing into them: served from memory, the candidates that still agree.
     const before = s.sim.requests.length;
     const t = await s.type(uri, at, "t");
-    expect((await s.inline(uri, t)).items.map((item) => item.insertText).sort()).toEqual(["hree() {", "wo() {"]);
+    expect((await s.inline(uri, t)).items.map((item) => item.insertText).sort()).toEqual([
+      "hree() {",
+      "wo() {",
+    ]);
     const th = await s.type(uri, t, "h");
     expect((await s.inline(uri, th)).items.map((item) => item.insertText)).toEqual(["ree() {"]);
     expect(s.sim.requests.length).toBe(before);
