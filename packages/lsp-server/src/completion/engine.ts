@@ -1,3 +1,4 @@
+import type { ContextArm } from "@infill/core/usage";
 import type { CancellationToken, Position } from "vscode-languageserver";
 import type { ContextSource } from "../context/context-loader.js";
 import type { Documents, OpenDocument } from "../documents/documents.js";
@@ -27,8 +28,11 @@ export interface EngineOptions {
   health: UpstreamHealth;
   /** Called once per kind of failure (the health tracker deduplicates). */
   onFailure: (notice: FailureNotice) => void;
-  /** Called when an upstream request starts; the returned function is called when it ends. */
-  onUpstream?: (uri: string) => (end: UpstreamEnd) => void;
+  /**
+   * Called when an upstream request for `uri` starts, with whether it carries repository context; the returned
+   * function is called when it ends.
+   */
+  onUpstream?: (uri: string, arm: ContextArm) => (end: UpstreamEnd) => void;
   /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
   onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
   /** Repository context; none means prompts carry the current buffer only. */
@@ -308,10 +312,10 @@ export class CompletionEngine {
       this.options.streamSingleLines,
     );
     if (!built) return undefined;
-    const counted = this.options.onUpstream?.(doc.uri);
+    const counted = this.options.onUpstream?.(doc.uri, context.arm);
     const stream: SharedStream = new SharedStream(
       upstream,
-      { uri: doc.uri, anchor, ...built, context: context.figures },
+      { uri: doc.uri, anchor, ...built, context: context.figures, contextArm: context.arm },
       {
         onSuccess: () => health.success(),
         onFailure: (error) => {

@@ -1,4 +1,5 @@
 import type { FimRequest, Usage } from "@infill/core";
+import type { ContextArm } from "@infill/core/usage";
 import type { AbortReason, Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
@@ -39,6 +40,8 @@ export interface StreamStart {
   streamed: boolean;
   /** The repository context it was sent with. */
   context?: ContextFigures | undefined;
+  /** Whether it carries repository context, for the suggestion it makes. */
+  contextArm?: ContextArm;
 }
 
 /**
@@ -67,6 +70,7 @@ export class SharedStream {
   /** Resolves when it ended, with its suggestion (null for none). Never rejects. */
   readonly done: Promise<FittedCompletion | null>;
   readonly #uri: string;
+  readonly #arm: ContextArm | undefined;
   readonly #followers = new Set<Slot>();
   readonly #listeners = new Set<() => void>();
   #orphanTimer: NodeJS.Timeout | undefined;
@@ -78,6 +82,7 @@ export class SharedStream {
     private readonly hooks: StreamHooks = {},
   ) {
     this.#uri = start.uri;
+    this.#arm = start.contextArm;
     this.anchor = start.anchor;
     this.ctx = start.ctx;
     this.streamed = start.streamed;
@@ -197,7 +202,13 @@ export class SharedStream {
     }
     const result = postProcess(this.raw, this.ctx);
     if (result) {
-      this.suggestion = { uri: this.#uri, ...this.anchor, text: result.text, replaceEnd: result.replaceEnd };
+      this.suggestion = {
+        uri: this.#uri,
+        ...this.anchor,
+        text: result.text,
+        replaceEnd: result.replaceEnd,
+        ...(this.#arm ? { contextArm: this.#arm } : {}),
+      };
       this.hooks.onSuggestion?.(this.suggestion);
     }
     return result;

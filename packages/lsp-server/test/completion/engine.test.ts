@@ -168,7 +168,7 @@ describe("CompletionEngine's adaptive debounce, on a fake clock", () => {
         yield chunk("// TODO\n");
       },
     };
-    const context = { enabled: false, maxTokens: 0, exclude: [] };
+    const context = { enabled: false, maxTokens: 0, exclude: [], holdout: 0 };
     const { documents, engine } = setup(upstream, { debounceMs: 100, context, ...overrides });
     const uri = "file:///typist.ts";
     documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "\n".repeat(8) } });

@@ -64,8 +64,11 @@ async function eventually<T>(
 }
 
 /** The figures of the usage log that `status` also has, but the cost (a float: compared apart). */
-const LOGGED = Object.keys(emptyTotals()).filter((field) => field !== "cost") as Array<keyof UsageTotals>;
-const logged = (figures: UsageTotals) => Object.fromEntries(LOGGED.map((field) => [field, figures[field]]));
+const LOGGED = Object.keys(emptyTotals()).filter(
+  (field) => !["cost", "acceptedCharsSq", "retention"].includes(field),
+) as Array<Exclude<keyof UsageTotals, "retention" | "acceptedCharsSq">>;
+const logged = (figures: Pick<UsageTotals, (typeof LOGGED)[number]>) =>
+  Object.fromEntries(LOGGED.map((field) => [field, figures[field]]));
 
 // The sim continues `const beta = co` with the rest of the `alpha` line.
 const SOURCE = `function compute(n, side) {
@@ -238,6 +241,8 @@ describe("usage through the built server", () => {
     const at = await s.open("file:///m/add.js", "const alpha = 1;\nconst beta = al", "javascript");
     expect(at).toBeDefined();
     await s.inline("file:///m/add.js", { line: 1, character: 15 });
+    // Shown once it stayed on screen a moment (this client does not say when it shows one).
+    await eventually("the suggestion counted shown", () => status(s), (st) => st.total.shown === 1);
     const answer = StatusSchema.parse(
       await s.client.sendRequest("workspace/executeCommand", { command: "infill.status" }),
     );
@@ -263,8 +268,11 @@ describe("usage through the built server", () => {
       s.client.sendRequest("workspace/executeCommand", { command: "infill.nope" }),
     ).rejects.toThrow(/no command "infill.nope"/);
     expect(s.initializeResult.capabilities.executeCommandProvider).toEqual({
-      commands: ["infill.accepted", "infill.status"],
+      commands: ["infill.accepted", "infill.shown", "infill.status"],
     });
+    await expect(
+      s.client.sendRequest("workspace/executeCommand", { command: "infill.shown", arguments: [{}] }),
+    ).rejects.toThrow(/infill.shown: id: /);
   });
 });
 
