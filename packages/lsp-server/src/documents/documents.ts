@@ -72,7 +72,11 @@ export class Documents {
           continue;
         }
         const [from, to] = comparePositions(start, end) <= 0 ? [start, end] : [end, start];
-        applied = trimChange({ range: { start: from, end: to }, text: change.text, replaced: doc.buffer.slice(from, to) });
+        applied = trimChange({
+          range: { start: from, end: to },
+          text: change.text,
+          replaced: doc.buffer.slice(from, to),
+        });
         doc.buffer.applyChange({ range: { start, end }, text: change.text });
       } else {
         // Clients that send the whole text on every keystroke still type at one place: find it, so that what the

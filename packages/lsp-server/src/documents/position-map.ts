@@ -73,7 +73,11 @@ export function trimChange(change: AppliedChange): AppliedChange {
   if (k === 0 && m === 0) return change;
   const start = advance(change.range.start, replaced.slice(0, k));
   const gone = replaced.slice(k, replaced.length - m);
-  return { range: { start, end: advance(start, gone) }, text: text.slice(k, text.length - m), replaced: gone };
+  return {
+    range: { start, end: advance(start, gone) },
+    text: text.slice(k, text.length - m),
+    replaced: gone,
+  };
 }
 
 /** The smallest change that turns the text `before` into `after` (a client that sends whole documents). */
@@ -82,7 +86,11 @@ export function fullTextChange(before: string, after: string): AppliedChange {
   const m = commonSuffix(before, after, k);
   const start = advance({ line: 0, character: 0 }, before.slice(0, k));
   const replaced = before.slice(k, before.length - m);
-  return { range: { start, end: advance(start, replaced) }, text: after.slice(k, after.length - m), replaced };
+  return {
+    range: { start, end: advance(start, replaced) },
+    text: after.slice(k, after.length - m),
+    replaced,
+  };
 }
 
 /**

@@ -5,7 +5,8 @@
  * a moment (see stats/suggestion-outcomes.ts).
  */
 export function clientReportsShown(capabilities: unknown): boolean {
-  const experimental = (capabilities as { experimental?: { infill?: { reportsShown?: unknown } } } | undefined)
-    ?.experimental;
+  const experimental = (
+    capabilities as { experimental?: { infill?: { reportsShown?: unknown } } } | undefined
+  )?.experimental;
   return experimental?.infill?.reportsShown === true;
 }

@@ -78,6 +78,10 @@ export function takenDelta(total: number, before: number, reached: number): Usag
 export function retentionDelta(seconds: number, checked: number, retained: number): UsageTotals {
   const delta = emptyTotals();
   const kept = Math.min(Math.max(retained, 0), checked);
-  delta.retention[horizonKey(seconds)] = { checkedChars: checked, retainedChars: kept, retainedCharsSq: kept * kept };
+  delta.retention[horizonKey(seconds)] = {
+    checkedChars: checked,
+    retainedChars: kept,
+    retainedCharsSq: kept * kept,
+  };
   return delta;
 }

@@ -25,7 +25,7 @@ import type { Logger } from "../log/logger.js";
 import type { UpstreamEnd } from "../upstream/upstream.js";
 import { LatencyWindow } from "./latency-window.js";
 import type { Figures, Status } from "./status-schema.js";
-import { type ShownSuggestion, SHOWN_AFTER_MS, SuggestionOutcomes } from "./suggestion-outcomes.js";
+import { SHOWN_AFTER_MS, type ShownSuggestion, SuggestionOutcomes } from "./suggestion-outcomes.js";
 import type { Timers } from "./timers.js";
 import { upstreamDelta } from "./usage-delta.js";
 
@@ -273,7 +273,10 @@ export class UsageTracker {
         language,
         figures: bucket.figures(horizons),
       })),
-      contexts: [...this.#contexts].map(([context, bucket]) => ({ context, figures: bucket.figures(horizons) })),
+      contexts: [...this.#contexts].map(([context, bucket]) => ({
+        context,
+        figures: bucket.figures(horizons),
+      })),
       log: {
         enabled: directory !== undefined,
         file: directory ? usageFile(directory, localDay(now).slice(0, 7)) : null,
@@ -378,7 +381,9 @@ function entry<K>(buckets: Map<K, Bucket>, key: K): Bucket {
   return bucket;
 }
 
-function pendingKey(record: Pick<UsageRecord, "day" | "provider" | "model" | "language" | "context">): string {
+function pendingKey(
+  record: Pick<UsageRecord, "day" | "provider" | "model" | "language" | "context">,
+): string {
   return [record.day, record.provider, record.model, record.language, record.context].join("\0");
 }
 

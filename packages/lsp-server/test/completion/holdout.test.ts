@@ -30,11 +30,9 @@ describe("heldOut", () => {
 
   it("holds out about the share asked, over documents, regions and days", () => {
     let held = 0;
-    let all = 0;
     for (const uri of uris) {
       for (const day of ["2026-11-02", "2026-11-03"]) {
         for (const line of [0, 30, 60]) {
-          all++;
           if (heldOut(uri, line, day, 0.1)) held++;
         }
       }

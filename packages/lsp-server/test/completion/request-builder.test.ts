@@ -41,7 +41,9 @@ describe("contextBudget", () => {
     [4000, 4096, 2048],
   ])("context.maxTokens %d within contextTokens %d → %d", (maxTokens, contextTokens, budget) => {
     expect(
-      contextBudget(settings({ contextTokens, context: { enabled: true, maxTokens, exclude: [], holdout: 0 } })),
+      contextBudget(
+        settings({ contextTokens, context: { enabled: true, maxTokens, exclude: [], holdout: 0 } }),
+      ),
     ).toBe(budget);
   });
 });

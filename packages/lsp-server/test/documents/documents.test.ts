@@ -13,7 +13,10 @@ describe("the start of a whole-document change", () => {
   ])("%j → %j", (before, after, position) => {
     const documents = new Documents();
     documents.didOpen({ textDocument: { uri: "u", languageId: "ts", version: 1, text: before } });
-    const changed = documents.didChange({ textDocument: { uri: "u", version: 2 }, contentChanges: [{ text: after }] });
+    const changed = documents.didChange({
+      textDocument: { uri: "u", version: 2 },
+      contentChanges: [{ text: after }],
+    });
     expect(changed?.from).toEqual(position);
   });
 });

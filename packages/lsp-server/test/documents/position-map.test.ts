@@ -52,12 +52,12 @@ describe("trimChange", () => {
       change(at(0, 0), at(1, 0), "a\rb", "a\r\n"),
       change(at(0, 1), at(1, 0), "\rb", "\r\n"),
     ],
+    ["nor a surrogate pair", change(at(0, 0), at(0, 2), "𝒴", "𝒳"), change(at(0, 0), at(0, 2), "𝒴", "𝒳")],
     [
-      "nor a surrogate pair",
-      change(at(0, 0), at(0, 2), "𝒴", "𝒳"),
-      change(at(0, 0), at(0, 2), "𝒴", "𝒳"),
+      "nothing in common: as it was",
+      change(at(0, 0), at(0, 1), "y", "x"),
+      change(at(0, 0), at(0, 1), "y", "x"),
     ],
-    ["nothing in common: as it was", change(at(0, 0), at(0, 1), "y", "x"), change(at(0, 0), at(0, 1), "y", "x")],
   ])("%s", (_name, given, trimmed) => {
     expect(trimChange(given)).toEqual(trimmed);
   });
@@ -65,7 +65,12 @@ describe("trimChange", () => {
 
 describe("fullTextChange", () => {
   it.each<[string, string, string, AppliedChange]>([
-    ["typing one character", "const a = 1;\nconst b", "const a = 1;\nconst bx", change(at(1, 7), at(1, 7), "x", "")],
+    [
+      "typing one character",
+      "const a = 1;\nconst b",
+      "const a = 1;\nconst bx",
+      change(at(1, 7), at(1, 7), "x", ""),
+    ],
     ["a line deleted", "a\nb\nc", "a\nc", change(at(1, 0), at(2, 0), "", "b\n")],
     ["nothing changed", "abc", "abc", change(at(0, 3), at(0, 3), "", "")],
     ["a \r\n made a \r", "a\r\nb", "a\rb", change(at(0, 1), at(1, 0), "\r", "\r\n")],
@@ -85,10 +90,34 @@ describe("mapPosition", () => {
     ["after it on its line: shifted", at(5, 18), insertion, "before", at(5, 26)],
     ["on a later line: unmoved", at(6, 2), insertion, "before", at(6, 2)],
     ["lines below a deleted line move up", at(5, 17), lineAbove, "before", at(4, 17)],
-    ["inside a replaced range, before", at(1, 2), change(at(1, 0), at(2, 4), "X", "ab\ncdef"), "before", at(1, 0)],
-    ["inside a replaced range, after", at(1, 2), change(at(1, 0), at(2, 4), "X", "ab\ncdef"), "after", at(1, 1)],
-    ["at the end of a deletion: what follows", at(2, 4), change(at(1, 0), at(2, 4), "", "ab\ncdef"), "before", at(1, 0)],
-    ["after a multi-line insertion on its line", at(0, 5), change(at(0, 2), at(0, 2), "a\nbc", ""), "before", at(1, 5)],
+    [
+      "inside a replaced range, before",
+      at(1, 2),
+      change(at(1, 0), at(2, 4), "X", "ab\ncdef"),
+      "before",
+      at(1, 0),
+    ],
+    [
+      "inside a replaced range, after",
+      at(1, 2),
+      change(at(1, 0), at(2, 4), "X", "ab\ncdef"),
+      "after",
+      at(1, 1),
+    ],
+    [
+      "at the end of a deletion: what follows",
+      at(2, 4),
+      change(at(1, 0), at(2, 4), "", "ab\ncdef"),
+      "before",
+      at(1, 0),
+    ],
+    [
+      "after a multi-line insertion on its line",
+      at(0, 5),
+      change(at(0, 2), at(0, 2), "a\nbc", ""),
+      "before",
+      at(1, 5),
+    ],
   ])("%s", (_name, position, applied, stick, expected) => {
     expect(mapPosition(position, applied, stick)).toEqual(expected);
   });
@@ -112,6 +141,10 @@ describe("mapPosition", () => {
         if (/\r$/.test(before.slice(0, s)) && /^\n/.test(insert + before.slice(e))) return;
         const start = positionAt(before, s);
         const end = positionAt(before, e);
+        // The server's buffer agrees with the text model here.
+        const buffer = new TextBuffer(before);
+        buffer.applyChange({ range: { start, end }, text: insert });
+        expect(buffer.getText()).toBe(after);
         const applied = trimChange({ range: { start, end }, text: insert, replaced: before.slice(s, e) });
         // Where the trimmed change starts and ends in `before`: at its edges, a position goes the way it sticks (the
         // table above); strictly outside, it must keep its text.

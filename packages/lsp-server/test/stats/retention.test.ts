@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { LINE_KEPT_FLOOR, lcsLength, retainedChars } from "../../src/stats/retention.js";
 
-const BLOCK = ["const total = items.reduce((sum, item) => sum + item.price, 0);", "return total * (1 + TAX);"].join(
-  "\n",
-);
+const BLOCK = [
+  "const total = items.reduce((sum, item) => sum + item.price, 0);",
+  "return total * (1 + TAX);",
+].join("\n");
 
 describe("retainedChars", () => {
   it.each<[string, string, string, number]>([

@@ -1,4 +1,4 @@
-import { emptyTotals, type UsageTotals } from "@infill/core/usage";
+import { addTotals, emptyTotals, type UsageTotals } from "@infill/core/usage";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Position, TextDocumentContentChangeEvent } from "vscode-languageserver";
 import type { Suggestion } from "../../src/completion/type-through.js";
@@ -39,16 +39,7 @@ beforeEach(() => {
   outcomes = new SuggestionOutcomes<string>({
     count: (scope, delta, latencyMs) => {
       expect(scope).toBe("scope");
-      for (const [field, value] of Object.entries(delta)) {
-        if (field === "retention") {
-          for (const [h, checks] of Object.entries(value as UsageTotals["retention"])) {
-            const into = (counted.retention[h] ??= { checkedChars: 0, retainedChars: 0, retainedCharsSq: 0 });
-            into.checkedChars += checks.checkedChars;
-            into.retainedChars += checks.retainedChars;
-            into.retainedCharsSq += checks.retainedCharsSq;
-          }
-        } else (counted as unknown as Record<string, number>)[field]! += value as number;
-      }
+      addTotals(counted, delta);
       if (latencyMs !== undefined) latencies.push(latencyMs);
     },
     buffer: (uri) => documents.get(uri)?.buffer,
@@ -60,7 +51,10 @@ beforeEach(() => {
 
 /** Apply the changes of one didChange notification, as the server does. */
 function change(...changes: TextDocumentContentChangeEvent[]): void {
-  const applied = documents.didChange({ textDocument: { uri: URI, version: ++version }, contentChanges: changes });
+  const applied = documents.didChange({
+    textDocument: { uri: URI, version: ++version },
+    contentChanges: changes,
+  });
   outcomes.changed(URI, applied!.changes);
 }
 
@@ -193,7 +187,9 @@ describe("retention", () => {
   it("checks what was taken at each horizon after the first take: kept, then deleted", () => {
     take();
     timers.advance(30_000);
-    expect(counted.retention).toEqual({ "30": { checkedChars: 16, retainedChars: 16, retainedCharsSq: 256 } });
+    expect(counted.retention).toEqual({
+      "30": { checkedChars: 16, retainedChars: 16, retainedCharsSq: 256 },
+    });
     // Typing after it stays out of it; then the line is deleted.
     change(replace(at(1, 33), at(1, 33), " // ok"));
     change(replace(at(1, 0), at(2, 0), ""));

@@ -1,7 +1,13 @@
 import { emptyTotals, PRICES, type UsageTotals } from "@infill/core";
 import { describe, expect, it } from "vitest";
 import { LatencyWindow } from "../../src/stats/latency-window.js";
-import { billedTokens, retentionDelta, shownDelta, takenDelta, upstreamDelta } from "../../src/stats/usage-delta.js";
+import {
+  billedTokens,
+  retentionDelta,
+  shownDelta,
+  takenDelta,
+  upstreamDelta,
+} from "../../src/stats/usage-delta.js";
 import { USAGE, USAGE_FLASH_COST } from "../support/usage-report.js";
 
 const flash = PRICES["deepseek-v4-flash"]!;
@@ -84,7 +90,13 @@ describe("shownDelta and takenDelta", () => {
       20,
       { acceptedChars: 9, acceptedCharsSq: 400 - 121, accepted: 1, acceptedPartly: -1 },
     ],
-    ["more than its length counts its length", 20, 0, 35, { acceptedChars: 20, acceptedCharsSq: 400, accepted: 1 }],
+    [
+      "more than its length counts its length",
+      20,
+      0,
+      35,
+      { acceptedChars: 20, acceptedCharsSq: 400, accepted: 1 },
+    ],
     ["already whole: nothing more", 20, 20, 20, {}],
     ["less than before (a late report): nothing", 20, 11, 5, {}],
     ["nothing", 20, 0, 0, {}],

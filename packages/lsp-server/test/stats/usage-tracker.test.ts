@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readUsageLog } from "@infill/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ContextArm } from "@infill/core/usage";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Suggestion } from "../../src/completion/type-through.js";
 import { Documents } from "../../src/documents/documents.js";
 import type { Logger } from "../../src/log/logger.js";
@@ -246,7 +246,9 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
     t.answered(URI, language, s, text, { line, character: 0 }, 5);
     const applied = documents.didChange({
       textDocument: { uri: URI, version: doc.version + 1 },
-      contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `${text}\n` }],
+      contentChanges: [
+        { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `${text}\n` },
+      ],
     });
     t.changed(URI, applied!.changes);
     return { line };
@@ -290,7 +292,14 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
         perDollar: 13 / FLASH_COST,
         per1kOutputTokens: (13 * 1000) / 12,
       },
-      { seconds: 600, checkedChars: 0, retainedChars: 0, rate: null, perDollar: null, per1kOutputTokens: null },
+      {
+        seconds: 600,
+        checkedChars: 0,
+        retainedChars: 0,
+        rate: null,
+        perDollar: null,
+        per1kOutputTokens: null,
+      },
     ]);
     expect(total.acceptedCharsPerDollar).toBeCloseTo(13 / FLASH_COST, 6);
     expect(total.acceptedCharsPer1kOutputTokens).toBeCloseTo(13000 / 12, 9);
@@ -298,7 +307,9 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
     const doc = documents.get(URI)!;
     const applied = documents.didChange({
       textDocument: { uri: URI, version: doc.version + 1 },
-      contentChanges: [{ range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: "" }],
+      contentChanges: [
+        { range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: "" },
+      ],
     });
     t.changed(URI, applied!.changes);
     timers.advance(570_000);
@@ -317,7 +328,14 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
     expect(text).not.toMatch(/return|file:|x\.ts/);
     const { records } = await readUsageLog(join(dir, "usage", "2026-11.jsonl"));
     expect(
-      records.map((r) => [r.language, r.context, r.requests, r.acceptedChars, r.acceptedCharsSq, r.retention]),
+      records.map((r) => [
+        r.language,
+        r.context,
+        r.requests,
+        r.acceptedChars,
+        r.acceptedCharsSq,
+        r.retention,
+      ]),
     ).toEqual([
       [
         "typescript",

@@ -26,7 +26,8 @@ export class FakeTimers implements Timers {
     const end = this.#now + ms;
     for (;;) {
       let first: [number, { at: number; work: () => void }] | undefined;
-      for (const entry of this.#due) if (entry[1].at <= end && (!first || entry[1].at < first[1].at)) first = entry;
+      for (const entry of this.#due)
+        if (entry[1].at <= end && (!first || entry[1].at < first[1].at)) first = entry;
       if (!first) break;
       this.#due.delete(first[0]);
       this.#now = first[1].at;
