@@ -206,7 +206,7 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     });
     expect(cached).toMatch(/^\d+ %$/);
     expect(cost).toMatch(/^\$0\.\d{6}$/);
-    const beta = "ute(41, \"left\");".length;
+    const beta = 'ute(41, "left");'.length;
     const partial = session.contextLine.length - "export const width = inchesToCm(".length;
     expect(session.gammaLine).toBe(`const gamma = ${SUGGESTION}`);
     expect({ accepted: session.accepted, acceptedChars: session.acceptedChars }).toEqual({
@@ -214,7 +214,9 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       acceptedChars: 2 * beta + partial,
     });
     expect(lines[3]).toMatch(
-      new RegExp(`^  taken: 2 whole, 1 in part, ${2 * beta + partial} characters; latency p50/p90: \\d+/\\d+ ms`),
+      new RegExp(
+        `^  taken: 2 whole, 1 in part, ${2 * beta + partial} characters; latency p50/p90: \\d+/\\d+ ms`,
+      ),
     );
     // Gamma's line was deleted right after it was taken: at the check, what is kept is the rest.
     expect(session.retention).toEqual({
@@ -227,10 +229,16 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       `  kept where it went: ${RETENTION_SECONDS} s ${keptShare} % (${beta + partial} of ${2 * beta + partial} chars)`,
     );
     expect(lines[5]).toMatch(
-      new RegExp(`^  per dollar: [\\d,]+ chars taken, [\\d,]+ kept at ${RETENTION_SECONDS} s; per 1k output tokens: [\\d,.]+ taken, [\\d,.]+ kept$`),
+      new RegExp(
+        `^  per dollar: [\\d,]+ chars taken, [\\d,]+ kept at ${RETENTION_SECONDS} s; per 1k output tokens: [\\d,.]+ taken, [\\d,.]+ kept$`,
+      ),
     );
-    expect(lines[6]).toBe(`  by language: javascript ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`);
-    expect(lines[7]).toBe(`  by context: with context ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`);
+    expect(lines[6]).toBe(
+      `  by language: javascript ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+    );
+    expect(lines[7]).toBe(
+      `  by context: with context ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+    );
     expect(session.statusElsewhere).toBe(
       "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)",
     );

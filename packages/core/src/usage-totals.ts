@@ -81,11 +81,25 @@ export const USAGE_FIELDS = [
 
 /** Totals of nothing. */
 export function emptyTotals(): UsageTotals {
-  const totals = Object.fromEntries(USAGE_FIELDS.map((field) => [field, 0])) as Omit<
-    UsageTotals,
-    "retention"
-  >;
-  return { ...totals, retention: {} };
+  // A literal rather than built from USAGE_FIELDS: it is made for every event counted, in every scope.
+  return {
+    requests: 0,
+    cancelled: 0,
+    superseded: 0,
+    failed: 0,
+    unreported: 0,
+    cacheHitTokens: 0,
+    cacheMissTokens: 0,
+    completionTokens: 0,
+    cost: 0,
+    unpricedTokens: 0,
+    shown: 0,
+    accepted: 0,
+    acceptedPartly: 0,
+    acceptedChars: 0,
+    acceptedCharsSq: 0,
+    retention: {},
+  };
 }
 
 /** A horizon in seconds as the key of {@link UsageTotals.retention}: `30` → `"30"`, `0.5` → `"0.5"`. */

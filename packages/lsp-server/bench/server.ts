@@ -20,6 +20,7 @@ import {
 } from "./harness.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, warmUpBench } from "./resilience.js";
+import { usageBench } from "./usage.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -267,6 +268,8 @@ console.log("overhead and memory:");
 await overheadAndMemory();
 console.log("document sync:");
 editCost();
+console.log("following suggestions (accept inference, retention):");
+usageBench();
 console.log("typing:");
 await typing(sim);
 console.log("cold start:");

@@ -18,6 +18,9 @@ const LINE_UNITS = 400;
 const ALL_PAIRS = 20_000;
 const BAND_LINES = 25;
 
+/** A line this much like a candidate takes it without looking further (candidates are tried nearest first). */
+const GOOD_ENOUGH = 0.9;
+
 /**
  * The characters (code points) of `accepted` still in `now`, the text of its place today. Every line of `accepted`
  * with content counts by its trimmed length: a line found in `now` whole (trimmed, anywhere in it: moved lines count)
@@ -57,23 +60,31 @@ export function retainedChars(accepted: string, now: string): number {
     }
   });
 
-  // Then the others, the longest first, each against the free line most like it.
+  // Then the others, the longest first, each against the free line most like it, trying the lines nearest to where
+  // it was first (a line edited in place is found at once).
   left.sort((a, b) => weights[b]! - weights[a]!);
   const banded = left.length * candidates.length > ALL_PAIRS;
   for (const i of left) {
     const line = lines[i]!.slice(0, LINE_UNITS);
     const centre = Math.round((i * candidates.length) / lines.length);
+    const order = candidates
+      .map((_, j) => j)
+      .filter((j) => !used[j] && (!banded || Math.abs(j - centre) <= BAND_LINES))
+      .sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre));
     let best = 0;
     let bestAt = -1;
-    for (let j = 0; j < candidates.length; j++) {
-      if (used[j] || (banded && Math.abs(j - centre) > BAND_LINES)) continue;
+    for (const j of order) {
       const other = candidates[j]!.slice(0, LINE_UNITS);
+      // The longest common subsequence is at most the shorter line: no need to compute one that cannot win.
+      if (Math.min(line.length, other.length) <= Math.max(best, LINE_KEPT_FLOOR - 1e-9) * line.length)
+        continue;
       const common = lcsLength(line, other);
       if (common < CANDIDATE_FLOOR * other.length) continue;
       const share = common / line.length;
       if (share > best) {
         best = share;
         bestAt = j;
+        if (share >= GOOD_ENOUGH) break;
       }
     }
     if (best >= LINE_KEPT_FLOOR) {
