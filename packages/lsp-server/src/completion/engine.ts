@@ -1,3 +1,4 @@
+import type { ContextArm } from "@infill/core/usage";
 import type { CancellationToken, Position } from "vscode-languageserver";
 import type { ContextSource } from "../context/context-loader.js";
 import type { Documents, OpenDocument } from "../documents/documents.js";
@@ -31,8 +32,11 @@ export interface EngineOptions {
   health: UpstreamHealth;
   /** Called once per kind of failure (the health tracker deduplicates). */
   onFailure: (notice: FailureNotice) => void;
-  /** Called when an upstream request starts; the returned function is called when it ends. */
-  onUpstream?: (uri: string) => (end: UpstreamEnd) => void;
+  /**
+   * Called when an upstream request for `uri` starts, with whether it carries repository context; the returned
+   * function is called when it ends.
+   */
+  onUpstream?: (uri: string, arm: ContextArm) => (end: UpstreamEnd) => void;
   /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
   onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
   /** Repository context; none means prompts carry the current buffer only. */
@@ -325,7 +329,7 @@ export class CompletionEngine {
             count: others,
             giveUp: slot.promise,
             enter: (giveUp) => this.#pacing.enter(giveUp),
-            onUpstream: () => this.options.onUpstream?.(doc.uri) ?? (() => {}),
+            onUpstream: () => this.options.onUpstream?.(doc.uri, stream.contextArm ?? "off") ?? (() => {}),
           })
         : undefined;
     await stream.follow(slot);
@@ -378,7 +382,7 @@ export class CompletionEngine {
     });
     if (!start) return undefined;
     const version = doc.version;
-    const counted = this.options.onUpstream?.(doc.uri);
+    const counted = this.options.onUpstream?.(doc.uri, context.arm);
     const stream: SharedStream = new SharedStream(upstream, start, {
       onSuccess: () => health.success(),
       onFailure: (error) => {
