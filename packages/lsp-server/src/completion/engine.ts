@@ -18,7 +18,7 @@ import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
 import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
-import { SharedStream } from "./shared-stream.js";
+import { SharedStream, type StreamHooks } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
 import { type Served, SuggestionMemory } from "./suggestion-memory.js";
 import type { Suggestion } from "./type-through.js";
@@ -381,33 +381,18 @@ export class CompletionEngine {
       ...(streamSingleLines === undefined ? {} : { streamSingleLines }),
     });
     if (!start) return undefined;
-    const version = doc.version;
     const counted = this.options.onUpstream?.(doc.uri, context.arm);
-    const stream: SharedStream = new SharedStream(upstream, start, {
-      onSuccess: () => health.success(),
-      onFailure: (error) => {
-        const notice = health.failure(error);
-        if (notice) onFailure(notice);
-        log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-      onEnd: (end) => {
-        if (state.stream === stream) state.stream = undefined;
-        if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
-          state.empty = { version, line: here.line, character: here.character };
-        counted?.(end);
-        log.debug(describeEnd(end, stream));
-      },
-      onSuggestion: (suggestion) => {
-        if (!stream.stale) this.#memory.remember(suggestion);
-      },
-      onFirstText: (ms) => this.#firstToken.record(ms),
-      onStreak: (raw, suggestion, ended) => {
-        if (stream.stale) return;
-        // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
-        const streak = hotStreak(raw, suggestion, stream.ctx);
-        this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
-      },
-    });
+    const stream: SharedStream = new SharedStream(
+      upstream,
+      start,
+      streamHooks(
+        { health, log, onFailure, memory: this.#memory, clock: this.#firstToken },
+        state,
+        () => stream,
+        { version: doc.version, line: here.line, character: here.character },
+        counted,
+      ),
+    );
     state.stream = stream;
     return stream;
   }
@@ -438,4 +423,51 @@ function describeEnd(end: UpstreamEnd, stream: SharedStream): string {
         (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
       : "no usage (stream cut early, or the provider gives none)")
   );
+}
+
+/**
+ * What a stream tells the engine as it runs: the upstream's health (and the user, once per kind), the end (the
+ * document's stream slot freed; the place remembered as empty when it found nothing; usage counted), its suggestion
+ * and hot streak into memory, its first token onto the clock.
+ */
+function streamHooks(
+  parts: {
+    health: UpstreamHealth;
+    log: Logger;
+    onFailure: (notice: FailureNotice) => void;
+    memory: SuggestionMemory;
+    clock: FirstTokenClock;
+  },
+  state: DocState,
+  stream: () => SharedStream,
+  at: { version: number; line: number; character: number },
+  counted: ((end: UpstreamEnd) => void) | undefined,
+): StreamHooks {
+  const { health, log, onFailure, memory, clock } = parts;
+  return {
+    onSuccess: () => health.success(),
+    onFailure: (error) => {
+      const notice = health.failure(error);
+      if (notice) onFailure(notice);
+      log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+    },
+    onEnd: (end) => {
+      const self = stream();
+      if (state.stream === self) state.stream = undefined;
+      if (end.outcome === "completed" && !self.suggestion && !self.stale) state.empty = at;
+      counted?.(end);
+      log.debug(describeEnd(end, self));
+    },
+    onSuggestion: (suggestion) => {
+      if (!stream().stale) memory.remember(suggestion);
+    },
+    onFirstText: (ms) => clock.record(ms),
+    onStreak: (raw, suggestion, ended) => {
+      const self = stream();
+      if (self.stale) return;
+      // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+      const streak = hotStreak(raw, suggestion, self.ctx);
+      memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
+    },
+  };
 }
