@@ -160,7 +160,7 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
       };
       await status(
         "the menu accept counted",
-        /^infill: 1 request, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 1 of 1 \(100 %\)/,
+        /^infill: \d+ requests?, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 1 of 1 \(100 %\)/,
       );
       const text = await log.read();
       expect(text).toMatch(
