@@ -41,8 +41,8 @@ export interface Ticket {
  *   round trip, as TCP's slow start does.
  * - **Additive increase**: after that, each such success raises it by 1/limit: one more request per round trip.
  *   A success while fewer than the limit were in flight raises nothing: a limit not in use has not been tested.
- * - **Multiplicative decrease**: a 429 multiplies it by `decreaseFactor`, once per round: a 429 for a request sent
- *   before the last decrease says nothing new (it was sent under the old limit). The first 429 ends slow start:
+ * - **Multiplicative decrease**: a 429 multiplies it by `decreaseFactor` (rounded down, so by one at least), once
+ *   per round: a 429 for a request sent before the last decrease says nothing new (it was sent under the old limit). The first 429 ends slow start:
  *   slow start may have overshot the server's limit by up to twice, and the factor alone would take many rounds to
  *   come back, so the limit goes to the requests sent before the 429'd one and still in flight (the server was
  *   holding those at once) when that is less than the factor's decrease.
@@ -83,6 +83,11 @@ export class AimdController {
     return this.#slowStart;
   }
 
+  /** Whether a 429 for this request is news: it was sent after the latest decrease, under the limit now in force. */
+  isNews(ticket: Ticket): boolean {
+    return ticket.seq > this.#decreasedAfter;
+  }
+
   /** A request is being sent. */
   send(): Ticket {
     this.#sent += 1;
@@ -109,9 +114,10 @@ export class AimdController {
    * @returns the change, when the whole-number limit moved.
    */
   rateLimited(ticket: Ticket, olderInFlight: number): LimitChange | undefined {
-    if (ticket.seq <= this.#decreasedAfter) return undefined;
+    if (!this.isNews(ticket)) return undefined;
     const from = this.limit;
-    let next = this.#limit * this.#factor;
+    // Down to a whole number: by one at least, so the next probe is a round trip away rather than a fraction of one.
+    let next = Math.floor(this.#limit * this.#factor);
     if (this.#slowStart) next = Math.min(next, olderInFlight);
     this.#slowStart = false;
     this.#limit = Math.max(this.#min, next);

@@ -92,8 +92,11 @@ export interface BatchProgress {
 export interface BatchPause {
   /** Milliseconds. */
   ms: number;
-  /** `retry-after`: a 429's Retry-After; `tokens-per-minute`: the cap's bucket is empty. */
-  reason: "retry-after" | "tokens-per-minute";
+  /**
+   * `retry-after`: a 429's Retry-After; `rate-limited`: more 429s in a row than requests allowed in flight, with no
+   * Retry-After (a backoff); `tokens-per-minute`: the cap's bucket is empty.
+   */
+  reason: "retry-after" | "rate-limited" | "tokens-per-minute";
 }
 
 /** The events of a {@link BatchRun}. */
@@ -144,6 +147,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   readonly #inFlight = new Set<Pending>();
   readonly #seen = new Map<string, number>();
   #pausedUntil = 0;
+  #rateLimitedInARow = 0;
   #reservedCost = 0;
   #completionTokensSeen = 0;
   #answersWithUsage = 0;
@@ -404,6 +408,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   #answered(item: Pending, answer: TargetAnswer, started: number): void {
     const now = performance.now();
     this.#land(item);
+    this.#rateLimitedInARow = 0;
     this.#limitChanged(this.#aimd.succeeded(this.#inFlight.size));
     const usage = answer.usage;
     const progress = this.#progress;
@@ -448,6 +453,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       const ticket = item.ticket as Ticket;
       let older = 0;
       for (const other of this.#inFlight) if ((other.ticket as Ticket).seq < ticket.seq) older += 1;
+      if (this.#aimd.isNews(ticket)) this.#rateLimitedInARow += 1;
       this.#limitChanged(this.#aimd.rateLimited(ticket, older));
       const retryAfter =
         error.retryAfterMs === undefined ? undefined : Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS);
@@ -456,8 +462,23 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
         this.#pausedUntil = now + retryAfter;
         this.#emitPause(retryAfter, "retry-after");
       }
+      // 429s with no answer in between, each sent under the limit lowered by the one before, more than a window's
+      // worth: the account is full with others' requests, and even one at a time would hammer it. Everything waits,
+      // longer each time.
+      const overflow = this.#rateLimitedInARow - this.#aimd.limit;
+      if (retryAfter === undefined && overflow > 0) {
+        const wait = backoffDelay(Math.min(overflow, 6), Math.random());
+        if (now + wait > this.#pausedUntil) {
+          this.#pausedUntil = now + wait;
+          this.#emitPause(wait, "rate-limited");
+        }
+      }
       if (item.rateLimits < this.#maxRateLimitRetries) {
-        item.notBefore = now + (retryAfter ?? backoffDelay(item.rateLimits, Math.random()));
+        // Over a concurrency limit the request only needs a free slot, which the lowered limit now governs: it goes
+        // again at once; after a second 429 it waits, longer each time.
+        item.notBefore =
+          now +
+          (retryAfter ?? (item.rateLimits === 0 ? 0 : backoffDelay(item.rateLimits - 1, Math.random())));
         item.rateLimits += 1;
         this.#retries.push(item);
         this.#wake();
