@@ -63,8 +63,8 @@ export interface BatchFailure {
 /** What a batch gives for each request. */
 export type BatchResult = BatchAnswer | BatchFailure;
 
-/** Whether a result is a failure. */
-export function isFailure(result: BatchResult): result is BatchFailure {
+/** Whether a result (or a checked record) is a failure. */
+export function isFailure<T extends object>(result: T | BatchFailure): result is BatchFailure {
   return "error" in result;
 }
 
@@ -133,6 +133,22 @@ export function checkRecord(
     chars,
     maxTokens: typeof request.max_tokens === "number" ? request.max_tokens : undefined,
   };
+}
+
+/** Reads and checks one input line (see {@link checkRecord}): a line that is not JSON is a failure too. */
+export function checkLine(
+  text: string,
+  line: number,
+  target: BatchTarget,
+  model: string | undefined,
+): CheckedRecord | BatchFailure {
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    return invalid(null, line, `line ${line}: not JSON (${(error as Error).message})`);
+  }
+  return checkRecord(record, line, target, model);
 }
 
 /** The failure record of an input record that is not a request. */
