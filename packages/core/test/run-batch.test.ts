@@ -133,6 +133,19 @@ describe("runBatch", () => {
     expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(295);
   });
 
+  it("honours the Retry-After of a tokens-per-minute limit: no request fails", async () => {
+    // 150 tokens a second, about 5 requests' worth: 20 requests need about four windows.
+    const { sim, client } = await setup({ tokensPerMinute: 150, tokenWindowMs: 1_000 });
+    const run = runBatch(requests(20), { client, concurrency: 4 });
+    const pauses: string[] = [];
+    run.on("pause", (pause) => pauses.push(pause.reason));
+    const results = await collect(run);
+    expect(failures(results)).toEqual([]);
+    expect(results).toHaveLength(20);
+    expect(pauses).toContain("retry-after");
+    expect(sim.requests.filter((r) => r.status === 429).length).toBe(run.progress().rateLimited);
+  });
+
   it("gives up on a request after maxRateLimitRetries 429s", async () => {
     const { client } = await setup({ faults: [{ type: "status", status: 429, retryAfter: "0", times: 3 }] });
     const results = await collect(runBatch(requests(1), { client, maxRateLimitRetries: 2 }));
