@@ -72,7 +72,8 @@ ${PROVIDER_HELP}  -h, --help               show this help
 Environment: DEEPSEEK_API_KEY, CODESTRAL_API_KEY, INFILL_BASE_URL, HTTPS_PROXY, NO_PROXY (see infill --help).
 
 Exit status: 0 when every request has an answer; 1 when some have an error, or the run stopped at
---max-cost; 2 for usage errors, duplicate ids or a model without a price under --max-cost (nothing is sent);
+--max-cost or after 10 requests in a row failed for a reason every request shares (the key, the balance,
+the endpoint, the connection); 2 for usage errors, duplicate ids or a model without a price under --max-cost (nothing is sent);
 130 after Ctrl-C (requests in flight are aborted, none is written twice; run the command again to go on).
 `;
 
@@ -343,6 +344,7 @@ async function execute(job: Execution): Promise<number> {
   };
 
   let interrupted = false;
+  let lastError: string | undefined;
   const onInterrupt = (): void => {
     interrupted = true;
     run.abort();
@@ -352,7 +354,10 @@ async function execute(job: Execution): Promise<number> {
   process.once("SIGINT", onInterrupt);
   const stopProgress = showProgress(figures, values["no-progress"] ? undefined : settings.progressMs);
   try {
-    for await (const result of run) await writer.write(result);
+    for await (const result of run) {
+      if ("error" in result) lastError = result.error.message;
+      await writer.write(result);
+    }
   } finally {
     process.off("SIGINT", onInterrupt);
     stopProgress();
@@ -364,6 +369,7 @@ async function execute(job: Execution): Promise<number> {
     initialConcurrency,
     highestConcurrency: highest,
     interrupted,
+    lastError,
   });
   if (values.json)
     (values.output === undefined ? process.stderr : process.stdout).write(`${JSON.stringify(summary)}\n`);

@@ -208,6 +208,19 @@ describe("infill batch", () => {
     expect(ids(await records(output))).toEqual(expectedIds(30));
   });
 
+  it("stops when requests in a row fail alike, and says why", async () => {
+    sim = await startSim({ apiKey: "sk-another-key-0000" });
+    const input = await file("auth.jsonl", lines(40));
+    const run = await infill([input, "--no-progress", "--concurrency", "1"]);
+    expect(run.code).toBe(1);
+    expect(sim.requests).toHaveLength(10);
+    expect(run.stderr).toContain("10 errors, 30 not sent");
+    expect(run.stderr).toMatch(
+      /stopped: requests in a row failed alike, the last with: 401 Authentication Fails/,
+    );
+    expect(run.stderr).not.toContain(KEY);
+  });
+
   it("--json prints a machine-readable summary", async () => {
     sim = await startSim({ apiKey: KEY });
     const input = await file("json.jsonl", lines(4));

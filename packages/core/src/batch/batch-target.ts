@@ -24,11 +24,11 @@ export interface BatchTarget {
   /** The model of requests that name none; undefined when the provider has no default (llama.cpp, OpenAI-compatible). */
   readonly defaultModel: string | undefined;
   /**
-   * Checks a request (its `id` already taken out) as complete() will, and gives back what to send.
+   * Checks a request (its `id` already taken out) as complete() will before sending it.
    * @throws {ValidationError} naming the first offending field.
    */
-  check(request: Record<string, unknown>): Record<string, unknown>;
-  /** Sends a request check() gave back. */
+  check(request: Record<string, unknown>): void;
+  /** Sends a request; complete() checks it first, as check() does. */
   complete(request: Record<string, unknown>, options: RequestOptions): Promise<TargetAnswer>;
 }
 
@@ -39,7 +39,6 @@ export function batchTarget(client: FimClient | ProviderClient): BatchTarget {
       defaultModel: DEFAULT_MODEL,
       check(request) {
         serializeRequest(request as CompletionRequest, false);
-        return request;
       },
       async complete(request, options) {
         const response = await client.complete(request as CompletionRequest, options);
@@ -58,7 +57,6 @@ export function batchTarget(client: FimClient | ProviderClient): BatchTarget {
     defaultModel: client.model,
     check(request) {
       client.check(request as FimRequest);
-      return request;
     },
     async complete(request, options) {
       const { text, finish_reason, usage } = await client.complete(request as FimRequest, options);

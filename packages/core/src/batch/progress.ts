@@ -112,7 +112,9 @@ export interface RunSummary {
   requests_per_second: number;
   concurrency: { initial: number; final: number; highest: number };
   /** Why the run ended early, or null. */
-  stopped: "max-cost" | "interrupted" | null;
+  stopped: "max-cost" | "failing" | "interrupted" | null;
+  /** The message of the last error result, or null. */
+  last_error: string | null;
   /** The process's peak resident memory (bytes). */
   peak_rss_bytes: number;
 }
@@ -120,7 +122,13 @@ export interface RunSummary {
 /** The summary's figures from a run's last progress. */
 export function summarize(
   figures: RunFigures,
-  extra: { skipped: number; initialConcurrency: number; highestConcurrency: number; interrupted: boolean },
+  extra: {
+    skipped: number;
+    initialConcurrency: number;
+    highestConcurrency: number;
+    interrupted: boolean;
+    lastError?: string | undefined;
+  },
 ): RunSummary {
   const done = figures.answered + figures.failed;
   const total = figures.total ?? done;
@@ -144,7 +152,12 @@ export function summarize(
       final: figures.concurrency,
       highest: extra.highestConcurrency,
     },
-    stopped: extra.interrupted ? "interrupted" : figures.stopped === "max-cost" ? "max-cost" : null,
+    stopped: extra.interrupted
+      ? "interrupted"
+      : figures.stopped === "aborted"
+        ? null
+        : (figures.stopped ?? null),
+    last_error: extra.lastError ?? null,
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
   };
 }
@@ -165,6 +178,9 @@ export function formatSummary(summary: RunSummary): string {
       `${summary.concurrency.final} at the end; ${formatCount(summary.rate_limited)} rate-limited answers sent again`,
   ];
   if (summary.stopped === "max-cost") lines.push("  stopped: the next request could have passed --max-cost");
+  if (summary.stopped === "failing") {
+    lines.push(`  stopped: requests in a row failed alike, the last with: ${summary.last_error}`);
+  }
   if (summary.stopped === "interrupted")
     lines.push("  stopped: interrupted; run the same command again to go on");
   return `${lines.join("\n")}\n`;

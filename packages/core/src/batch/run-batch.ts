@@ -1,6 +1,13 @@
 import { EventEmitter, setMaxListeners } from "node:events";
 import { FimClient } from "../client.js";
-import { RateLimitError } from "../errors.js";
+import {
+  AuthenticationError,
+  ConnectionError,
+  InsufficientBalanceError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+} from "../errors.js";
 import { type ModelPrice, priceOf } from "../prices.js";
 import type { ProviderClient } from "../provider-client.js";
 import { backoffDelay, MAX_RETRY_AFTER_MS } from "../retry.js";
@@ -11,9 +18,10 @@ import {
   type BatchFailure,
   type BatchResult,
   type CheckedRecord,
-  checkRecord,
   failureOf,
   invalid,
+  invalidRequest,
+  readRecord,
 } from "./batch-record.js";
 import { type BatchTarget, batchTarget, type TargetAnswer } from "./batch-target.js";
 import { estimateTokens, FIM_MAX_TOKENS, worstCaseCost } from "./cost-estimate.js";
@@ -49,6 +57,12 @@ export interface BatchOptions {
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   /** How many times one request is sent again after a 429 before it is an error. Default 10. */
   maxRateLimitRetries?: number | undefined;
+  /**
+   * Stops sending after this many requests in a row failed with an error about the account or the endpoint rather
+   * than the request (401, 402, 404, a connection that could not be made after the client's retries): the rest
+   * would fail alike. Default 10; 0 never stops.
+   */
+  stopAfterFailures?: number | undefined;
   /** Bound on one request (ms), all the client's own retries included. Default: the client's `timeoutMs` (60 s). */
   timeoutMs?: number | undefined;
   /** Stops the batch: requests in flight are aborted and give no result; the iteration ends. */
@@ -56,7 +70,7 @@ export interface BatchOptions {
 }
 
 /** Defaults of {@link BatchOptions}. */
-export const BATCH_DEFAULTS = { maxRateLimitRetries: 10 } as const;
+export const BATCH_DEFAULTS = { maxRateLimitRetries: 10, stopAfterFailures: 10 } as const;
 
 /** Where a batch stands: counts since it started, for progress lines and the summary. */
 export interface BatchProgress {
@@ -82,8 +96,11 @@ export interface BatchProgress {
   cost: number;
   /** Milliseconds since the batch started. */
   elapsedMs: number;
-  /** Why the batch ended early: `max-cost` (the next request could pass it), `aborted`; undefined otherwise. */
-  stopped: "max-cost" | "aborted" | undefined;
+  /**
+   * Why the batch ended early: `max-cost` (the next request could pass it), `failing` (`stopAfterFailures` requests
+   * in a row failed for a reason of the account or the endpoint), `aborted`; undefined otherwise.
+   */
+  stopped: "max-cost" | "failing" | "aborted" | undefined;
   /** Requests not sent because the batch stopped early (known only for those already read). */
   notSent: number;
 }
@@ -139,6 +156,8 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   readonly #maxCost: number | undefined;
   readonly #prices: Readonly<Record<string, ModelPrice>>;
   readonly #maxRateLimitRetries: number;
+  readonly #stopAfterFailures: number;
+  #failingInARow = 0;
   readonly #abort = new AbortController();
   readonly #callOptions: RequestOptions;
   readonly #results: BatchResult[] = [];
@@ -193,6 +212,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     this.#maxCost = options.maxCost;
     this.#prices = options.prices ?? {};
     this.#maxRateLimitRetries = options.maxRateLimitRetries ?? BATCH_DEFAULTS.maxRateLimitRetries;
+    this.#stopAfterFailures = options.stopAfterFailures ?? BATCH_DEFAULTS.stopAfterFailures;
     // One listener per request in flight: well past Node's warning threshold of 10, and not a leak.
     setMaxListeners(0, this.#abort.signal);
     const signal = options.signal;
@@ -316,9 +336,8 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
           this.#progress.cost + this.#reservedCost + item.worstCost > this.#maxCost
         ) {
           this.#bucket?.settle(item.taken, 0, now);
-          this.#progress.stopped = "max-cost";
-          this.#progress.notSent += 1 + this.#retries.length;
-          this.#retries.length = 0;
+          this.#progress.notSent += 1;
+          this.#stop("max-cost");
           continue;
         }
         this.#send(item);
@@ -332,9 +351,21 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     }
   }
 
-  /** Checks an input record; a bad one becomes a failure result, a good one a request to send. */
+  /** Nothing more is sent: the requests waiting to be sent again are not sent either. */
+  #stop(reason: "max-cost" | "failing"): void {
+    if (this.#progress.stopped !== undefined) return;
+    this.#progress.stopped = reason;
+    this.#progress.notSent += this.#retries.length;
+    this.#retries.length = 0;
+  }
+
+  /**
+   * Reads an input record; a bad one becomes a failure result, a good one a request to send. Its request is checked
+   * by the client before it is sent (a refused one gives a failure result too): checking it here as well would cost
+   * a second validation of every request.
+   */
   #admit(record: unknown, line: number): Pending | undefined {
-    const checked = checkRecord(record, line, this.#target, this.#model);
+    const checked = readRecord(record, line, this.#model ?? this.#target.defaultModel);
     if ("error" in checked) {
       this.#fail(checked);
       return undefined;
@@ -409,6 +440,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     const now = performance.now();
     this.#land(item);
     this.#rateLimitedInARow = 0;
+    this.#failingInARow = 0;
     this.#limitChanged(this.#aimd.succeeded(this.#inFlight.size));
     const usage = answer.usage;
     const progress = this.#progress;
@@ -485,7 +517,12 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
         return;
       }
     }
-    this.#fail(failureOf(item.id, error));
+    if (isAboutTheEndpoint(error)) {
+      this.#failingInARow += 1;
+      if (this.#stopAfterFailures > 0 && this.#failingInARow >= this.#stopAfterFailures)
+        this.#stop("failing");
+    }
+    this.#fail(error instanceof ValidationError ? invalidRequest(item, error) : failureOf(item.id, error));
   }
 
   #fail(failure: BatchFailure): void {
@@ -553,6 +590,16 @@ export function runBatch(
   options: BatchOptions = {},
 ): BatchRun {
   return new BatchRun(requests, options);
+}
+
+/** An error every request would get alike: the key, the balance, the endpoint, the connection. */
+function isAboutTheEndpoint(error: unknown): boolean {
+  return (
+    error instanceof AuthenticationError ||
+    error instanceof InsufficientBalanceError ||
+    error instanceof NotFoundError ||
+    error instanceof ConnectionError
+  );
 }
 
 function iterate(
