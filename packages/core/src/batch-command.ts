@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
 import { AIMD_DEFAULTS } from "./batch/aimd.js";
 import { checkLine, idKey, isFailure } from "./batch/batch-record.js";
 import { type BatchTarget, batchTarget } from "./batch/batch-target.js";
@@ -131,6 +132,11 @@ export async function runBatchCommand(argv: string[]): Promise<number> {
     process.stdout.write(BATCH_HELP);
     return 0;
   }
+  // A batch makes garbage at a steady rate (every line parsed and checked twice, every request serialised), and on
+  // that V8 grows its heap well past what is live: 160–175 MB peak RSS over 10,000 requests of 4 KB prompts, measured
+  // with packages/core/bench/batch.mjs. Favouring size keeps it near 120 MB for about a quarter more CPU time in this
+  // process, which spends its time waiting for the API. Set before the first line is read; it affects this process.
+  setFlagsFromString("--optimize-for-size");
   let spool: string | undefined;
   try {
     if (positionals.length > 1) throw new UsageError(`one input file at most, got ${positionals.join(" ")}`);

@@ -1,0 +1,255 @@
+// `infill batch` and runBatch() against @infill/sim, each figure next to what it is compared with, from one run.
+// Run after a build: `pnpm --filter @infill/core bench` (it runs throughput.mjs first).
+//
+// The sims run as child processes (the infill-sim CLI), so that the server's work does not share the event loop
+// of the side being measured; the sides alternate (A B A B …) so that background load on the machine hits both.
+//
+// 1. Throughput at the account's concurrency: raw undici request() at concurrency C against runBatch() with its
+//    concurrency fixed at C (--concurrency C --max-concurrency C), the same N requests, on a sim with no limit and
+//    no latency (the clients' own cost is what is measured); then the `infill batch` CLI, reading IN and writing
+//    OUT with its fsyncs, as a child process.
+// 2. A sim limited to 8 requests at once, with latency: FimClient with 8 loops (a client that knew the limit)
+//    against runBatch() finding it, started at its default (8), at 1 and at 64; time ratios and failed requests.
+// 3. Memory: the CLI over 10,000 requests of 4 KB prompts (streamed from a 40 MB file), its peak RSS.
+//
+// Environment: BENCH_N (requests per run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS
+// (default 3), BENCH_LIMITED_N (requests per run of part 2, default 2000), BENCH_RSS_N (default 10000).
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { request } from "undici";
+import { FimClient, runBatch, VERSION } from "../dist/index.js";
+
+const n = Number(process.env.BENCH_N ?? 5000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const limitedN = Number(process.env.BENCH_LIMITED_N ?? 2000);
+const rssN = Number(process.env.BENCH_RSS_N ?? 10_000);
+const KEY = "sk-bench-0000";
+const MODEL = "deepseek-v4-flash";
+const PROMPT = "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    ";
+const cliPath = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const simCli = join(
+  dirname(createRequire(import.meta.url).resolve("@infill/sim/package.json")),
+  "dist",
+  "cli.js",
+);
+
+/** Starts infill-sim with `args`; resolves its base URL and a stop function. */
+async function startSimProcess(args) {
+  const child = spawn(process.execPath, [simCli, "--key", KEY, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let text = "";
+  for await (const chunk of child.stdout) {
+    text += chunk;
+    if (text.includes("\n")) break;
+  }
+  return {
+    url: text.trim(),
+    async stop() {
+      child.kill("SIGINT");
+      await once(child, "exit");
+    },
+  };
+}
+
+function records(count, prompt = () => PROMPT) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: i,
+    prompt: prompt(i),
+    suffix: "\n",
+    max_tokens: 16,
+  }));
+}
+
+/** Raw undici: `count` requests at `width` at once, each body serialised up front. Returns ms and failures. */
+async function rawRun(url, count, width) {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json",
+    authorization: `Bearer ${KEY}`,
+    "user-agent": `infill/${VERSION}`,
+  };
+  const bodies = records(count).map(({ id: _id, ...rest }) => JSON.stringify({ model: MODEL, ...rest }));
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const body = bodies[next++];
+        const response = await request(`${url}/completions`, { method: "POST", headers, body });
+        const json = JSON.parse(await response.body.text());
+        if (response.statusCode !== 200 || json.choices.length !== 1) failed++;
+      }
+    }),
+  );
+  return { ms: performance.now() - started, failed };
+}
+
+/** runBatch over `count` records; every result consumed. Returns ms, failures and 429s. */
+async function batchRun(url, count, options) {
+  const client = new FimClient({ apiKey: KEY, baseURL: url });
+  const started = performance.now();
+  const run = runBatch(records(count), { client, ...options });
+  let failed = 0;
+  let answered = 0;
+  for await (const result of run) {
+    if ("error" in result) failed++;
+    else answered++;
+  }
+  if (answered + failed !== count) throw new Error(`batch: ${answered + failed} results of ${count}`);
+  return { ms: performance.now() - started, failed, rateLimited: run.progress().rateLimited };
+}
+
+/** FimClient with `width` loops, as a client that knows the limit. */
+async function fixedRun(url, count, width) {
+  const client = new FimClient({ apiKey: KEY, baseURL: url });
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        next++;
+        try {
+          await client.complete({ model: MODEL, prompt: PROMPT, suffix: "\n", max_tokens: 16 });
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  return { ms: performance.now() - started, failed };
+}
+
+/** The CLI as a child process: `infill batch IN -o OUT --json`; resolves its summary and wall time. */
+async function cliRun(url, input, output, args = []) {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [cliPath, "batch", input, "-o", output, "--json", "--no-progress", "--base-url", url, ...args],
+    { env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: KEY }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let text = "";
+  child.stdout.on("data", (chunk) => {
+    text += chunk;
+  });
+  const [code] = await once(child, "exit");
+  if (code !== 0) throw new Error(`infill batch exited ${code}`);
+  return { ms: performance.now() - started, summary: JSON.parse(text) };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const rate = (count, ms) => (count * 1000) / ms;
+const pad = (text, width) => String(text).padStart(width);
+
+const dir = await mkdtemp(join(tmpdir(), "infill-batch-bench-"));
+try {
+  console.log(
+    `@infill/core ${VERSION} batch bench vs @infill/sim (child processes), node ${process.version}`,
+  );
+
+  // 1. Throughput at the account's concurrency.
+  {
+    const sim = await startSimProcess([]);
+    const input = join(dir, "throughput.jsonl");
+    await writeFile(
+      input,
+      records(n)
+        .map((r) => `${JSON.stringify(r)}\n`)
+        .join(""),
+    );
+    const fixed = { concurrency, maxConcurrency: concurrency };
+    // Warm-up: JIT, and the connection pools filled.
+    await rawRun(sim.url, 2 * concurrency, concurrency);
+    await batchRun(sim.url, 2 * concurrency, fixed);
+    const raw = [];
+    const batch = [];
+    const cli = [];
+    for (let i = 0; i < rounds; i++) {
+      raw.push(rate(n, (await rawRun(sim.url, n, concurrency)).ms));
+      batch.push(rate(n, (await batchRun(sim.url, n, fixed)).ms));
+      const output = join(dir, `throughput-${i}.out.jsonl`);
+      const flags = ["--concurrency", String(concurrency), "--max-concurrency", String(concurrency)];
+      // The process's whole life: start-up, the first pass over IN, the requests, OUT written and synced.
+      cli.push(rate(n, (await cliRun(sim.url, input, output, flags)).ms));
+    }
+    await sim.stop();
+    console.log("");
+    console.log(
+      `1. throughput at concurrency ${concurrency}, ${n} requests a run, median of ${rounds} runs (req/s)`,
+    );
+    console.log(`raw undici request()          ${pad(median(raw).toFixed(0), 8)}`);
+    console.log(
+      `runBatch(), fixed at ${concurrency}       ${pad(median(batch).toFixed(0), 8)}   ratio ${(median(batch) / median(raw)).toFixed(3)} (goal >= 0.95)`,
+    );
+    console.log(
+      `infill batch (CLI, whole run) ${pad(median(cli).toFixed(0), 8)}   ratio ${(median(cli) / median(raw)).toFixed(3)}`,
+    );
+  }
+
+  // 2. A sim limited to 8 at once.
+  {
+    const sim = await startSimProcess(["--concurrency-limit", "8", "--latency-ms", "20"]);
+    await fixedRun(sim.url, 64, 8);
+    const fixed = [];
+    const starts = [
+      { label: "runBatch(), default start (8)", options: {} },
+      { label: "runBatch(), started at 1", options: { concurrency: 1 } },
+      { label: "runBatch(), started at 64", options: { concurrency: 64 } },
+    ];
+    const adaptive = starts.map(() => []);
+    for (let i = 0; i < rounds; i++) {
+      fixed.push(await fixedRun(sim.url, limitedN, 8));
+      for (const [j, start] of starts.entries())
+        adaptive[j].push(await batchRun(sim.url, limitedN, start.options));
+    }
+    await sim.stop();
+    const fixedMs = median(fixed.map((r) => r.ms));
+    console.log("");
+    console.log(
+      `2. a sim limited to 8 requests at once (20 ms each), ${limitedN} requests a run, median of ${rounds} runs`,
+    );
+    console.log("side                               time (s)  ratio  failed  429s");
+    console.log(
+      `FimClient, 8 loops (knows the limit) ${pad((fixedMs / 1000).toFixed(2), 7)}  1.000 ${pad(
+        fixed.reduce((s, r) => s + r.failed, 0),
+        7,
+      )}     –`,
+    );
+    for (const [j, start] of starts.entries()) {
+      const runs = adaptive[j];
+      const ms = median(runs.map((r) => r.ms));
+      const failed = runs.reduce((sum, r) => sum + r.failed, 0);
+      const limited = median(runs.map((r) => r.rateLimited));
+      console.log(
+        `${start.label.padEnd(36)} ${pad((ms / 1000).toFixed(2), 7)} ${pad((ms / fixedMs).toFixed(3), 6)} ${pad(failed, 7)} ${pad(limited, 5)}`,
+      );
+    }
+    console.log("goal: ratio <= 1.2, no failed request (failed counts every run)");
+  }
+
+  // 3. Memory over 10,000 requests.
+  {
+    const sim = await startSimProcess([]);
+    const input = join(dir, "rss.jsonl");
+    const file = PROMPT.repeat(Math.ceil(4096 / PROMPT.length)).slice(0, 4096);
+    const lines = records(rssN, (i) => `# request ${i}\n${file}`).map((r) => `${JSON.stringify(r)}\n`);
+    await writeFile(input, lines.join(""));
+    const { ms, summary } = await cliRun(sim.url, input, join(dir, "rss.out.jsonl"));
+    await sim.stop();
+    console.log("");
+    console.log(
+      `3. infill batch over ${summary.answered} requests of 4 KB prompts (${((rssN * 4.1) / 1024).toFixed(0)} MB of input) ` +
+        `in ${(ms / 1000).toFixed(1)} s: peak RSS ${(summary.peak_rss_bytes / 1024 / 1024).toFixed(1)} MB (goal < 150 MB)`,
+    );
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
