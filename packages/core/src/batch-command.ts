@@ -223,7 +223,8 @@ export async function runBatchCommand(argv: string[]): Promise<number> {
 function sender(client: ProviderClient): FimClient | ProviderClient {
   if (client.provider !== "deepseek") return client;
   return new FimClient({
-    apiKey: process.env[client.apiKeyEnv ?? "DEEPSEEK_API_KEY"],
+    // The variable ProviderClient read (DEEPSEEK_API_KEY, or --api-key-env's); unset is no key, not FimClient's default.
+    apiKey: process.env[client.apiKeyEnv ?? "DEEPSEEK_API_KEY"] ?? "",
     baseURL: client.baseURL,
     // The ProviderClient already refused plain http off this machine unless it was allowed.
     allowInsecureHttp: true,

@@ -173,6 +173,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   #started = false;
   #finished = false;
   #startedAt = 0;
+  #endedAt: number | undefined;
   #wakePump: (() => void) | undefined;
   #wakeReader: (() => void) | undefined;
   readonly #progress: BatchProgress = {
@@ -229,7 +230,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       ...this.#progress,
       inFlight: this.#inFlight.size,
       concurrency: this.#aimd.limit,
-      elapsedMs: this.#started ? performance.now() - this.#startedAt : 0,
+      elapsedMs: this.#started ? (this.#endedAt ?? performance.now()) - this.#startedAt : 0,
     };
   }
 
@@ -309,7 +310,9 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
             if (item === undefined) continue;
             now = performance.now();
           } else if (this.#retries.length > 0 && !stopped) {
-            await this.#sleep(Math.min(...this.#retries.map((r) => r.notBefore)) - now);
+            await this.#sleep(
+              this.#retries.reduce((soonest, r) => Math.min(soonest, r.notBefore), Infinity) - now,
+            );
             continue;
           } else if (this.#inFlight.size > 0) {
             await this.#sleep();
@@ -346,6 +349,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       if (!inputDone) await input.return?.();
       // Every request in flight settles (aborted ones at once) before the iteration ends: nothing is left running.
       while (this.#inFlight.size > 0) await this.#sleep();
+      this.#endedAt = performance.now();
       this.#finished = true;
       this.#wake();
     }
