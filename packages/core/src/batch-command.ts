@@ -64,8 +64,8 @@ Options:
   --max-cost USD           stop before the cost at list prices could pass USD (each request counted at
                            its most: no cache hits, all of max_tokens)
   --dry-run                count prompt tokens and print the cost range; send nothing
-  --json                   print the summary (with --dry-run, the estimate) as JSON: on stdout with -o,
-                           else on stderr
+  --json                   print the summary as JSON, on stdout with -o (else on stderr); with --dry-run,
+                           the estimate, on stdout
   --no-progress            print no progress (default: a bar on a terminal, else a line every 5 s)
   --progress-interval S    seconds between progress lines off a terminal (default 5)
 ${PROVIDER_HELP}  -h, --help               show this help
@@ -181,9 +181,7 @@ export async function runBatchCommand(argv: string[]): Promise<number> {
     }
     if (values["dry-run"]) {
       const report = { to_send: scan.toSend, skipped: scan.skipped, invalid: scan.invalidLines.size, models };
-      if (values.json)
-        (output === undefined ? process.stderr : process.stdout).write(`${JSON.stringify(report)}\n`);
-      else process.stdout.write(formatEstimate(report, output));
+      process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatEstimate(report, output));
       return 0;
     }
 

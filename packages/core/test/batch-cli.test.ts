@@ -178,7 +178,7 @@ describe("infill batch", () => {
     expect(run.stdout).toMatch(/prompts: \$0\.\d+ with no cache hits, \$0\.\d+ with all from the cache/);
     expect(run.stdout).toContain("deepseek-v4-pro: 1 request, about 1 prompt tokens");
     expect(run.stdout).toContain("1 without max_tokens count 4,096");
-    const json = await infill([input, "--dry-run", "--json", "-o", join(dir, "dry.out.jsonl")]);
+    const json = await infill([input, "--dry-run", "--json"]);
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({ to_send: 5, skipped: 0, invalid: 0 });
     expect(report.models[0]).toMatchObject({

@@ -104,13 +104,18 @@ export function readRecord(
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
     return invalid(null, line, `line ${line}: a record must be a JSON object with an id and a prompt`);
   }
-  const { id, ...fields } = record as Record<string, unknown>;
+  const { id } = record as { id?: unknown };
   if (!(typeof id === "string" && id !== "") && !Number.isSafeInteger(id)) {
     const what =
       id === undefined ? "has no id" : "has an id that is neither a non-empty string nor an integer";
     return invalid(null, line, `line ${line}: the record ${what}`);
   }
-  const request = fields.model === undefined && model !== undefined ? { ...fields, model } : fields;
+  // Copied key by key: an object rest and a spread cost more than the rest of the batch's own work on a request.
+  const request: Record<string, unknown> = {};
+  for (const key in record) {
+    if (key !== "id" && Object.hasOwn(record, key)) request[key] = (record as Record<string, unknown>)[key];
+  }
+  if (request.model === undefined && model !== undefined) request.model = model;
   const context = request.context as { text?: unknown } | null | undefined;
   const chars = length(request.prompt) + length(request.suffix) + length(context?.text);
   return {

@@ -167,6 +167,8 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   readonly #seen = new Map<string, number>();
   #pausedUntil = 0;
   #rateLimitedInARow = 0;
+  /** The pump waits for the reader to catch up. */
+  #behind = false;
   #reservedCost = 0;
   #completionTokensSeen = 0;
   #answersWithUsage = 0;
@@ -261,7 +263,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
             this.#resultsHead = 0;
           }
           // The pump waits while the reader is behind by highWater results.
-          if (this.#resultsHead === this.#results.length) this.#wake();
+          if (this.#behind && this.#resultsHead === this.#results.length) this.#wake();
           yield result;
           continue;
         }
@@ -291,7 +293,9 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       while (!this.#abort.signal.aborted) {
         const buffered = this.#results.length - this.#resultsHead;
         if (this.#inFlight.size >= this.#aimd.limit || buffered >= highWater) {
+          this.#behind = buffered >= highWater;
           await this.#sleep();
+          this.#behind = false;
           continue;
         }
         let now = performance.now();
@@ -304,7 +308,9 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
         if (item === undefined) {
           const stopped = this.#progress.stopped !== undefined;
           if (!inputDone && !stopped) {
-            const next = await input.next();
+            // An array's iterator answers at once: no need to wait a turn for it.
+            const pending = input.next();
+            const next = pending instanceof Promise ? await pending : pending;
             if (next.done) inputDone = true;
             else item = this.#admit(next.value, ++position);
             if (item === undefined) continue;
@@ -392,8 +398,15 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     }
     const promptTokens = estimateTokens(checked.chars);
     const maxTokens = checked.maxTokens ?? FIM_MAX_TOKENS;
+    // Spelled out rather than spread: one object shape for every request, built once each.
     return {
-      ...checked,
+      id: checked.id,
+      key: checked.key,
+      line: checked.line,
+      request: checked.request,
+      model: checked.model,
+      chars: checked.chars,
+      maxTokens: checked.maxTokens,
       price,
       promptTokens,
       taken: promptTokens + (checked.maxTokens ?? this.#typicalCompletion()),
