@@ -5,15 +5,15 @@
 // of the side being measured; the sides alternate (A B A B …) so that background load on the machine hits both.
 //
 // 1. Throughput at the account's concurrency: raw undici request() at concurrency C against runBatch() with its
-//    concurrency fixed at C (--concurrency C --max-concurrency C), the same N requests, on a sim with no limit and
-//    no latency (the clients' own cost is what is measured); then the `infill batch` CLI, reading IN and writing
-//    OUT with its fsyncs, as a child process.
+//    concurrency fixed at C (--concurrency C --max-concurrency C), in alternating runs of the same requests, on a
+//    sim with no limit and no latency (the clients' own cost is what is measured), with the CPU time of each side;
+//    then the `infill batch` CLI, reading IN and writing OUT with its fsyncs, as a child process.
 // 2. A sim limited to 8 requests at once, with latency: FimClient with 8 loops (a client that knew the limit)
 //    against runBatch() finding it, started at its default (8), at 1 and at 64; time ratios and failed requests.
 // 3. Memory: the CLI over 10,000 requests of 4 KB prompts (streamed from a 40 MB file), its peak RSS.
 //
-// Environment: BENCH_N (requests per run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS
-// (default 3), BENCH_LIMITED_N (requests per run of part 2, default 2000), BENCH_RSS_N (default 10000).
+// Environment: BENCH_SLICE (requests per run of part 1, default 1000), BENCH_PAIRS (default 12), BENCH_N (requests
+// per CLI run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS (default 3), BENCH_LIMITED_N (requests per run of part 2, default 2000), BENCH_RSS_N (default 10000).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -25,6 +25,8 @@ import { request } from "undici";
 import { FimClient, runBatch, VERSION } from "../dist/index.js";
 
 const n = Number(process.env.BENCH_N ?? 5000);
+const slice = Number(process.env.BENCH_SLICE ?? 1000);
+const pairs = Number(process.env.BENCH_PAIRS ?? 12);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const limitedN = Number(process.env.BENCH_LIMITED_N ?? 2000);
@@ -155,9 +157,34 @@ try {
     `@infill/core ${VERSION} batch bench vs @infill/sim (child processes), node ${process.version}`,
   );
 
-  // 1. Throughput at the account's concurrency.
+  // 1. Throughput at the account's concurrency: alternating slices (A B B A …), each side's total rate and the
+  // median of the per-pair ratios; the CPU time each side spends on a request; then the CLI's whole runs.
   {
     const sim = await startSimProcess([]);
+    const fixed = { concurrency, maxConcurrency: concurrency };
+    // Warm-up: JIT, and the connection pools filled.
+    for (let i = 0; i < 2; i++) {
+      await rawRun(sim.url, slice, concurrency);
+      await batchRun(sim.url, slice, fixed);
+    }
+    const total = { raw: { ms: 0, cpu: 0 }, batch: { ms: 0, cpu: 0 } };
+    const ratios = [];
+    const sides = {
+      raw: () => rawRun(sim.url, slice, concurrency),
+      batch: () => batchRun(sim.url, slice, fixed),
+    };
+    for (let i = 0; i < pairs; i++) {
+      const rates = {};
+      for (const side of i % 2 === 0 ? ["raw", "batch"] : ["batch", "raw"]) {
+        const cpu = process.cpuUsage();
+        const { ms } = await sides[side]();
+        const used = process.cpuUsage(cpu);
+        total[side].ms += ms;
+        total[side].cpu += used.user + used.system;
+        rates[side] = rate(slice, ms);
+      }
+      ratios.push(rates.batch / rates.raw);
+    }
     const input = join(dir, "throughput.jsonl");
     await writeFile(
       input,
@@ -165,32 +192,35 @@ try {
         .map((r) => `${JSON.stringify(r)}\n`)
         .join(""),
     );
-    const fixed = { concurrency, maxConcurrency: concurrency };
-    // Warm-up: JIT, and the connection pools filled.
-    await rawRun(sim.url, 2 * concurrency, concurrency);
-    await batchRun(sim.url, 2 * concurrency, fixed);
-    const raw = [];
-    const batch = [];
     const cli = [];
+    const cliRaw = [];
     for (let i = 0; i < rounds; i++) {
-      raw.push(rate(n, (await rawRun(sim.url, n, concurrency)).ms));
-      batch.push(rate(n, (await batchRun(sim.url, n, fixed)).ms));
-      const output = join(dir, `throughput-${i}.out.jsonl`);
       const flags = ["--concurrency", String(concurrency), "--max-concurrency", String(concurrency)];
       // The process's whole life: start-up, the first pass over IN, the requests, OUT written and synced.
-      cli.push(rate(n, (await cliRun(sim.url, input, output, flags)).ms));
+      cli.push(rate(n, (await cliRun(sim.url, input, join(dir, `throughput-${i}.out.jsonl`), flags)).ms));
+      cliRaw.push(rate(n, (await rawRun(sim.url, n, concurrency)).ms));
     }
     await sim.stop();
+    const requests = slice * pairs;
+    const rawRate = rate(requests, total.raw.ms);
+    const batchRate = rate(requests, total.batch.ms);
     console.log("");
     console.log(
-      `1. throughput at concurrency ${concurrency}, ${n} requests a run, median of ${rounds} runs (req/s)`,
+      `1. throughput at concurrency ${concurrency}: ${pairs} alternating pairs of ${slice}-request runs per side`,
     );
-    console.log(`raw undici request()          ${pad(median(raw).toFixed(0), 8)}`);
+    console.log("side                        req/s   CPU µs a request");
     console.log(
-      `runBatch(), fixed at ${concurrency}       ${pad(median(batch).toFixed(0), 8)}   ratio ${(median(batch) / median(raw)).toFixed(3)} (goal >= 0.95)`,
+      `raw undici request()     ${pad(rawRate.toFixed(0), 8)}   ${pad((total.raw.cpu / requests).toFixed(1), 8)}`,
     );
     console.log(
-      `infill batch (CLI, whole run) ${pad(median(cli).toFixed(0), 8)}   ratio ${(median(cli) / median(raw)).toFixed(3)}`,
+      `runBatch(), fixed at ${concurrency}  ${pad(batchRate.toFixed(0), 8)}   ${pad((total.batch.cpu / requests).toFixed(1), 8)}`,
+    );
+    console.log(
+      `ratio runBatch/raw: ${(batchRate / rawRate).toFixed(3)} (median of per-pair ratios ${median(ratios).toFixed(3)}; goal >= 0.95)`,
+    );
+    console.log(
+      `infill batch (CLI, whole runs of ${n}, start-up and first pass included): median ${median(cli).toFixed(0)} req/s ` +
+        `against raw's ${median(cliRaw).toFixed(0)} in the same rounds, ratio ${(median(cli) / median(cliRaw)).toFixed(3)}`,
     );
   }
 
