@@ -61,8 +61,8 @@ Options:
                            fewer after one
   --max-concurrency N      never more in flight (default ${AIMD_DEFAULTS.max})
   --tpm N                  stay under N tokens a minute, prompt and generated (default: no cap)
-  --max-cost USD           stop before the cost at list prices could pass USD (each request counted at
-                           its most: no cache hits, all of max_tokens)
+  --max-cost USD           stop before the cost at list prices could pass USD (answers counted at their
+                           usage, requests in flight at their most: no cache hits, all of max_tokens)
   --dry-run                count prompt tokens and print the cost range; send nothing
   --json                   print the summary as JSON, on stdout with -o (else on stderr); with --dry-run,
                            the estimate, on stdout
@@ -74,8 +74,9 @@ Environment: DEEPSEEK_API_KEY, CODESTRAL_API_KEY, INFILL_BASE_URL, HTTPS_PROXY, 
 
 Exit status: 0 when every request has an answer; 1 when some have an error, or the run stopped at
 --max-cost or after 10 requests in a row failed for a reason every request shares (the key, the balance,
-the endpoint, the connection); 2 for usage errors, duplicate ids or a model without a price under --max-cost (nothing is sent);
-130 after Ctrl-C (requests in flight are aborted, none is written twice; run the command again to go on).
+the endpoint, the connection); 2 for usage errors, duplicate ids, or a model without a price under
+--max-cost (nothing is sent); 130 after Ctrl-C (requests in flight are aborted, none is written twice;
+run the command again to go on).
 `;
 
 const OPTIONS = {
