@@ -118,9 +118,10 @@ describe("runBatch", () => {
     expect(results).toHaveLength(120);
     expect(sim.peakConcurrency).toBe(4);
     // Down to about the requests the sim was holding when the first 429 came back (4, give or take a 429 that
-    // overtook another on its way back).
-    expect(changes[0]).toMatchObject({ from: 16, reason: "rate-limited" });
-    expect(changes[0]!.to).toBeLessThanOrEqual(6);
+    // overtook another on its way back). An answer may come back before the first 429 (sockets still connecting).
+    const first = changes.find((change) => change.reason === "rate-limited");
+    expect(first?.from).toBeGreaterThanOrEqual(16);
+    expect(first?.to).toBeLessThanOrEqual(6);
     expect(run.progress().rateLimited).toBeGreaterThan(0);
     expect(run.progress()).toMatchObject({ sent: 120, answered: 120, failed: 0, inFlight: 0 });
   });
@@ -188,12 +189,14 @@ describe("runBatch", () => {
     run.on("pause", (pause) => pauses.push(pause.reason));
     const results = await collect(run);
     expect(failures(results)).toEqual([]);
-    expect(new Set(pauses)).toEqual(new Set(["tokens-per-minute"]));
+    // Pauses, unless the machine is slow enough to keep under the cap by itself.
+    expect(pauses.every((reason) => reason === "tokens-per-minute")).toBe(true);
     const used = results.reduce((sum, r) => sum + ("usage" in r ? (r.usage?.total_tokens ?? 0) : 0), 0);
     const span = sim.requests.at(-1)!.receivedAt - sim.requests[0]!.receivedAt;
-    // What went beyond the first second's worth took at least as many milliseconds, less the last request's share.
-    expect(used).toBeGreaterThan(1_500);
-    expect(span).toBeGreaterThanOrEqual(used - 1_000 - 50);
+    // What went beyond the first second's worth took at least as many milliseconds, less what the estimates of the
+    // requests in flight were short of their usage (a few tokens each).
+    expect(used).toBeGreaterThan(2_000);
+    expect(span).toBeGreaterThanOrEqual(used - 1_000 - 200);
   });
 
   it("aborts requests in flight on abort(), gives no result for them, and ends", async () => {
