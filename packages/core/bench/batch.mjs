@@ -69,8 +69,26 @@ function records(count, prompt = () => PROMPT) {
   }));
 }
 
+/**
+ * `count` calls of `send(i)` with `width` of them at once, each loop sending its next as soon as its last came back.
+ * `send` resolves true for an answer. Returns ms and failures.
+ */
+async function loops(count, width, send) {
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        if (!(await send(next++))) failed++;
+      }
+    }),
+  );
+  return { ms: performance.now() - started, failed };
+}
+
 /** Raw undici: `count` requests at `width` at once, each body serialised up front. Returns ms and failures. */
-async function rawRun(url, count, width) {
+function rawRun(url, count, width) {
   const headers = {
     "content-type": "application/json",
     accept: "application/json",
@@ -78,20 +96,11 @@ async function rawRun(url, count, width) {
     "user-agent": `infill/${VERSION}`,
   };
   const bodies = records(count).map(({ id: _id, ...rest }) => JSON.stringify({ model: MODEL, ...rest }));
-  let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const body = bodies[next++];
-        const response = await request(`${url}/completions`, { method: "POST", headers, body });
-        const json = JSON.parse(await response.body.text());
-        if (response.statusCode !== 200 || json.choices.length !== 1) failed++;
-      }
-    }),
-  );
-  return { ms: performance.now() - started, failed };
+  return loops(count, width, async (i) => {
+    const response = await request(`${url}/completions`, { method: "POST", headers, body: bodies[i] });
+    const json = JSON.parse(await response.body.text());
+    return response.statusCode === 200 && json.choices.length === 1;
+  });
 }
 
 /** runBatch over `count` records; every result consumed. Returns ms, failures and 429s. */
@@ -110,24 +119,15 @@ async function batchRun(url, count, options) {
 }
 
 /** FimClient with `width` loops, as a client that knows the limit. */
-async function fixedRun(url, count, width) {
+function fixedRun(url, count, width) {
   const client = new FimClient({ apiKey: KEY, baseURL: url });
-  let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        next++;
-        try {
-          await client.complete({ model: MODEL, prompt: PROMPT, suffix: "\n", max_tokens: 16 });
-        } catch {
-          failed++;
-        }
-      }
-    }),
+  const request = { model: MODEL, prompt: PROMPT, suffix: "\n", max_tokens: 16 };
+  return loops(count, width, () =>
+    client.complete(request).then(
+      () => true,
+      () => false,
+    ),
   );
-  return { ms: performance.now() - started, failed };
 }
 
 /** The CLI as a child process: `infill batch IN -o OUT --json`; resolves its summary and wall time. */
