@@ -118,7 +118,10 @@ export class Workspace {
   relative(path: string): string | undefined {
     const folder = this.folderOf(path);
     if (!folder) return undefined;
-    const rel = relative(folder.path, path).split(sep).join("/");
+    const rel =
+      plain(folder.path) && plain(path)
+        ? path.slice(inside(folder.path).length)
+        : slowRelative(folder.path, path);
     return this.#folders.length > 1 ? `${folder.name}/${rel}` : rel;
   }
 }
@@ -126,6 +129,26 @@ export class Workspace {
 /** Whether `path` is `dir` or lies inside it (both absolute and normalised). */
 export function contains(dir: string, path: string): boolean {
   if (!isAbsolute(path)) return false;
+  // Asked for every file a choice reads: plain POSIX paths are compared as strings (`path.relative` resolves both).
+  if (plain(dir) && plain(path)) return path === dir || path.startsWith(inside(dir));
   const rel = relative(dir, path);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** A doubled separator, or a `.` or `..` segment. */
+const NOT_PLAIN = /\/\/|\/\.\.?(?:\/|$)/;
+
+/** A POSIX absolute path without `.` or `..` segments or doubled separators (on Windows, none: case folds). */
+function plain(path: string): boolean {
+  return sep === "/" && path.startsWith("/") && !NOT_PLAIN.test(path);
+}
+
+/** A directory's path with one separator at its end: the prefix of what it holds. */
+function inside(dir: string): string {
+  return dir.endsWith("/") ? dir : `${dir}/`;
+}
+
+/** `relative`, with `/` separators. */
+function slowRelative(from: string, to: string): string {
+  return relative(from, to).split(sep).join("/");
 }

@@ -27,6 +27,13 @@ describe("contains", () => {
     ["/w", "/a.ts", false],
     ["/w/p", "/w/a.ts", false],
     ["/w", "relative/a.ts", false],
+    // Not plain: compared as `path.relative` resolves them.
+    ["/w", "/w/../w/a.ts", true],
+    ["/w", "/w/./a.ts", true],
+    ["/w", "/w/../x/a.ts", false],
+    ["/w", "/w//a.ts", true],
+    ["/w/", "/w/a.ts", true],
+    ["/", "/a.ts", true],
   ])("%s holds %s: %s", (dir, path, expected) => {
     expect(contains(dir, path)).toBe(expected);
   });
@@ -38,6 +45,8 @@ describe("Workspace", () => {
     ws.set([{ uri: "file:///w/app", name: "app" }]);
     expect(ws.relative("/w/app/src/a.ts")).toBe("src/a.ts");
     expect(ws.relative("/w/other/a.ts")).toBeUndefined();
+    expect(ws.relative("/w/app")).toBe("");
+    expect(ws.relative("/w/app/src/../lib/b.ts")).toBe("lib/b.ts");
     expect(ws.folderOf("/w/app/src/a.ts")?.path).toBe("/w/app");
   });
 
