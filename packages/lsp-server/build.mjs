@@ -56,7 +56,7 @@ await build({
   format: "esm",
   // Identifiers stay readable so that a stack trace in a user's log names the functions; no source maps (see the
   // README's Build section): they would hold the source of every bundled dependency, several times the code.
-  minifyWhitespace: true,
+  minifyWhitespace: process.env.INFILL_BUILD_READABLE !== "1",
   minifySyntax: true,
   sourcemap: false,
   legalComments: "none",

@@ -7,6 +7,7 @@ import { buildPromptWindow } from "../src/completion/prompt-window.js";
 import { Documents } from "../src/documents/documents.js";
 import { TextBuffer } from "../src/documents/text-buffer.js";
 import { contextBench } from "./context.js";
+import { cursorJumpBench } from "./cursor-jump.js";
 import {
   cacheHitRatio,
   cpuOf,
@@ -293,6 +294,8 @@ console.log("the next suggestion after an accept (hot streak and prefetch):");
 await hotStreakBench();
 console.log("repository context:");
 await contextBench();
+console.log("repository context with the cursor jumping around a 5,000-line file:");
+await cursorJumpBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
 await syntaxBench(sim);
