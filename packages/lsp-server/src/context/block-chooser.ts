@@ -5,6 +5,7 @@ import { uriToPath, type Workspace } from "../workspace/workspace.js";
 import { assembleBlock, type ContextSnippet } from "./block.js";
 import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
 import { type CurrentImports, importedNames, NEAR_LINES } from "./current-imports.js";
+import type { DeclarationMemo } from "./declaration-memo.js";
 import { type DocumentSource, linesOf } from "./document-lines.js";
 import type { OpenModules } from "./open-modules.js";
 import { supportOf } from "./parse-file.js";
@@ -64,6 +65,7 @@ export interface BlockChooserParts {
   similar: SimilarIndex;
   symbols: WorkspaceSymbols;
   recent: RecentEdits;
+  memo: DeclarationMemo;
 }
 
 /**
@@ -135,7 +137,7 @@ export class BlockChooser {
     path: string,
     sources: Set<string>,
   ) {
-    const { workspace, env, imports, symbols } = this.parts;
+    const { workspace, env, imports, symbols, memo, sources: files } = this.parts;
     const current = imports.parse(doc, position, support, path);
     const { imported, importsEnd } = importedNames(current);
     const from = Math.max(0, position.line - NEAR_LINES + 1);
@@ -150,12 +152,17 @@ export class BlockChooser {
       .filter((name) => !near.has(name) && !name.includes("."))
       .slice(0, MAX_AHEAD)
       .map((name) => ({ name, distance: AHEAD_DISTANCE }));
+    const projectEnv = await env.for(path, support.family);
     const found: FoundDeclaration[] = await findDeclarations(
       support,
       current,
       [...references.slice(0, MAX_REFERENCES), ...ahead],
       this.#host(sources),
-      await env.for(path, support.family),
+      projectEnv,
+      {},
+      memo.for(doc.uri, { imports: current.imports, package: current.outline.package }, projectEnv, (file) =>
+        files.peek(file),
+      ),
     );
     const declaredAhead = new Map(
       found.filter((f) => f.reference.distance === AHEAD_DISTANCE).map((f) => [referenceKey(f.reference), f]),
@@ -266,6 +273,9 @@ export class BlockChooser {
       module: (path) => {
         used.add(path);
         return open.module(path) ?? sources.get(path);
+      },
+      noteRead: (path) => {
+        if (!path.endsWith("/")) used.add(path);
       },
       list: (dir) => sources.list(dir),
     };

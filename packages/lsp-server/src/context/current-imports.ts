@@ -46,9 +46,11 @@ export class CurrentImports {
     const between = (this.wholeParse(doc.uri)?.imports ?? []).filter(
       (s) => s.line >= end && s.line <= position.line,
     );
-    if (nearStart > position.line)
+    const nearText = nearStart > position.line ? "" : linesOf(doc, nearStart, position.line + 1);
+    // Most lines near the cursor hold no import: parsing them is most of what a choice costs in a grammar's language.
+    if (nearText === "" || support.importHint?.test(nearText) === false)
       return { path, imports: [...head.imports, ...between], outline: head.outline };
-    const near = support.parse(linesOf(doc, nearStart, position.line + 1));
+    const near = support.parse(nearText);
     const known = new Set(between.map((s) => `${s.line}\0${s.specifier}`));
     const shifted = near.imports
       .map((statement) => ({ ...statement, line: statement.line + nearStart }))

@@ -8,6 +8,7 @@ import { type ContextBlock, EMPTY_BLOCK } from "./block.js";
 import { BlockCache, type Reason } from "./block-cache.js";
 import { BlockChooser } from "./block-chooser.js";
 import { CurrentImports } from "./current-imports.js";
+import { DeclarationMemo } from "./declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { OpenModules } from "./open-modules.js";
@@ -65,6 +66,7 @@ export class RepositoryContext {
   readonly #symbols: WorkspaceSymbols;
   readonly #recent = new RecentEdits();
   readonly #blocks = new BlockCache();
+  readonly #memo = new DeclarationMemo();
   readonly #open: OpenModules;
   readonly #imports: CurrentImports;
   readonly #similar: SimilarIndex;
@@ -88,7 +90,7 @@ export class RepositoryContext {
         await supportOfPath(path)?.ready?.();
         return parseFile(path, text);
       },
-      onChange: (path) => this.#blocks.sourceChanged(path),
+      onChange: (path) => this.#sourceChanged(path, true),
     });
     // A grammar that does not load leaves its language without declarations: say so once, in the log.
     this.#stopGrammarLog = onGrammarFailure((name, error) =>
@@ -144,6 +146,7 @@ export class RepositoryContext {
       similar: this.#similar,
       symbols: this.#symbols,
       recent: this.#recent,
+      memo: this.#memo,
     });
   }
 
@@ -203,7 +206,7 @@ export class RepositoryContext {
   /** A document was opened: index it for similar code and parse its declarations soon. */
   didOpen(uri: string): void {
     this.#recent.reopened(uri);
-    this.#blocks.sourceChanged(uri);
+    this.#sourceChanged(uri);
     this.#similar.schedule(uri, 0);
     // Its imported files are read and parsed while the user finds their place: the first completion does not pay.
     setImmediate(() => void this.#prefetch(uri));
@@ -214,7 +217,7 @@ export class RepositoryContext {
     const path = uriToPath(uri);
     if (path) this.#recent.touch(uri, path, fromLine);
     this.#blocks.edited(uri, fromLine);
-    this.#blocks.sourceChanged(uri);
+    this.#sourceChanged(uri);
     this.#similar.schedule(uri);
   }
 
@@ -222,7 +225,7 @@ export class RepositoryContext {
   didSave(uri: string): void {
     const path = uriToPath(uri);
     if (path) this.#fileChanged(path);
-    this.#blocks.sourceChanged(uri);
+    this.#sourceChanged(uri);
   }
 
   /** A document was closed: keep its recently edited regions' text, forget the rest. */
@@ -232,10 +235,11 @@ export class RepositoryContext {
         line < doc.buffer.lineCount ? doc.buffer.lineAt(line) : undefined,
       );
     this.#blocks.forget(uri);
+    this.#memo.forget(uri);
     this.#open.forget(uri, doc);
     this.#imports.forget(uri);
     this.#similar.forget(uri);
-    this.#blocks.sourceChanged(uri);
+    this.#sourceChanged(uri);
   }
 
   /** Files changed on disk (`workspace/didChangeWatchedFiles`), as URIs. */
@@ -250,7 +254,7 @@ export class RepositoryContext {
       }
       this.#env.invalidate(path);
       this.#fileChanged(path);
-      this.#blocks.sourceChanged(uri);
+      this.#sourceChanged(uri, true);
     }
   }
 
@@ -268,6 +272,17 @@ export class RepositoryContext {
     this.#stopGrammarLog();
   }
 
+  /**
+   * A file (by URI or path) changed: every other document's block that depends on it is chosen again, and the
+   * answers read from it are found anew (with `listed`, it may have been created or deleted: those that listed its
+   * directory too).
+   */
+  #sourceChanged(uriOrPath: string, listed = false): void {
+    this.#blocks.sourceChanged(uriOrPath);
+    const path = uriOrPath.startsWith("file:") ? uriToPath(uriOrPath) : uriOrPath;
+    if (path !== undefined) this.#memo.sourceChanged(path, listed);
+  }
+
   /** A file on disk changed: read it again when it is needed. */
   #fileChanged(path: string): void {
     this.#sources.invalidate(path);
@@ -278,6 +293,7 @@ export class RepositoryContext {
   #clear(reason: Reason): void {
     this.#sources.clear();
     this.#symbols.clear();
+    this.#memo.clear();
     this.#blocks.invalidateAll(reason);
   }
 

@@ -1,4 +1,5 @@
 import { posix as path } from "node:path";
+import type { Reached, ReferenceMemo } from "./declaration-memo.js";
 import type {
   Declaration,
   FoundDeclaration,
@@ -58,6 +59,13 @@ function shows(container: Declaration, member: Declaration): boolean {
   return line !== undefined && container.snippet.includes(line);
 }
 
+/** An import binding with its local name's parts (`a.b` → `a`, `b`), for matching a reference's chain. */
+interface Bound {
+  readonly imp: ModuleImport;
+  readonly binding: ImportBinding;
+  readonly parts: readonly string[];
+}
+
 /** One call's state: what the host returned, how many files it cost. */
 class Resolution {
   private readonly modules = new Map<string, Promise<ParsedModule | undefined>>();
@@ -66,6 +74,14 @@ class Resolution {
   private files = 0;
   private readonly maxHops: number;
   private readonly maxFiles: number;
+  /** The bindings of the file's imports by the first part of their local name (`*` globs left out). */
+  private readonly bound = new Map<string, Bound[]>();
+  /** The files and directories (ending in `/`) read since {@link track} began, the file's own left out. */
+  private read = new Set<string>();
+  /** Whether the file budget refused a file since {@link track} began: an answer that may be partial. */
+  private refused = false;
+  /** The files the budget refused in this call. */
+  private readonly refusedFiles = new Set<string>();
 
   constructor(
     private readonly support: LanguageSupport,
@@ -76,11 +92,29 @@ class Resolution {
   ) {
     this.maxHops = limits.maxHops ?? 4;
     this.maxFiles = limits.maxFiles ?? 32;
+    for (const imp of from.imports) {
+      for (const binding of imp.bindings) {
+        if (binding.local === "*") continue;
+        const parts = binding.local.split(".");
+        const list = this.bound.get(parts[0]!);
+        if (list) list.push({ imp, binding, parts });
+        else this.bound.set(parts[0]!, [{ imp, binding, parts }]);
+      }
+    }
+  }
+
+  /** Start recording what is read (for one reference); returns what was read, and whether the budget refused. */
+  track(): () => { read: ReadonlySet<string>; refused: boolean } {
+    this.read = new Set();
+    this.refused = false;
+    return () => ({ read: this.read, refused: this.refused });
   }
 
   /** The parsed file at a path, once per call; undefined past the file budget or when the host fails. */
   module(file: string): Promise<ParsedModule | undefined> {
     if (file === this.from.path) return Promise.resolve(this.from);
+    this.read.add(file);
+    if (this.refusedFiles.has(file)) this.refused = true;
     let pending = this.modules.get(file);
     if (!pending) {
       pending = this.load(file);
@@ -90,7 +124,11 @@ class Resolution {
   }
 
   private async load(file: string): Promise<ParsedModule | undefined> {
-    if (this.files >= this.maxFiles) return undefined;
+    if (this.files >= this.maxFiles) {
+      this.refused = true;
+      this.refusedFiles.add(file);
+      return undefined;
+    }
     try {
       const module = await this.host.module(file);
       if (module) this.files++;
@@ -101,6 +139,7 @@ class Resolution {
   }
 
   private list(dir: string): Promise<readonly string[] | undefined> {
+    this.read.add(dir.endsWith("/") ? dir : `${dir}/`);
     let pending = this.lists.get(dir);
     if (!pending) {
       pending = (async () => {
@@ -277,18 +316,12 @@ class Resolution {
 
   /** The declarations a reference reaches. */
   async reference(reference: Reference): Promise<Array<[string, Declaration]>> {
-    const chain =
-      reference.chain ??
-      (reference.member === undefined ? [reference.name] : [reference.name, reference.member]);
+    const chain = chainOf(reference);
     // The binding: the import whose local name is the longest prefix of the chain (Python's `import a.b`).
     let best: { imp: ModuleImport; binding: ImportBinding; length: number } | undefined;
-    for (const imp of this.from.imports) {
-      for (const binding of imp.bindings) {
-        if (binding.local === "*") continue;
-        const parts = binding.local.split(".");
-        if (parts.length > chain.length || (best && parts.length <= best.length)) continue;
-        if (parts.every((p, i) => p === chain[i])) best = { imp, binding, length: parts.length };
-      }
+    for (const { imp, binding, parts } of this.bound.get(chain[0]!) ?? []) {
+      if (parts.length > chain.length || (best && parts.length <= best.length)) continue;
+      if (parts.every((p, i) => p === chain[i])) best = { imp, binding, length: parts.length };
     }
     if (best) {
       const target = await this.bindingTarget(this.from.path, best.imp, best.binding, 0, new Set());
@@ -330,10 +363,21 @@ class Resolution {
   }
 }
 
+/** The names a reference is made of: `a.b.c`'s chain, else its name and member. */
+function chainOf(reference: Reference): readonly string[] {
+  return (
+    reference.chain ??
+    (reference.member === undefined ? [reference.name] : [reference.name, reference.member])
+  );
+}
+
 /**
  * The declarations that the references of a file reach through its imports, in the order of the references
  * (nearest first), each once by (path, start line); the file itself is never a result. Which files may be read is
  * the host's business; a host that throws or returns nothing for a file just leaves it out. Never rejects.
+ *
+ * @param memo - what references reached at earlier calls for the same file: read first, filled with new answers
+ *   (never with one the file budget may have cut short)
  */
 export async function findDeclarations(
   support: LanguageSupport,
@@ -342,6 +386,7 @@ export async function findDeclarations(
   host: ModuleHost,
   env: ResolveEnv,
   limits: ResolveLimits = {},
+  memo?: ReferenceMemo,
 ): Promise<FoundDeclaration[]> {
   let completed = env;
   try {
@@ -355,11 +400,21 @@ export async function findDeclarations(
   const seen = new Set<string>();
   for (const reference of references) {
     if (results.length >= maxResults) break;
-    let found: Array<[string, Declaration]>;
-    try {
-      found = await resolution.reference(reference);
-    } catch {
-      continue;
+    const chain = chainOf(reference).join(".");
+    const known = memo?.get(chain);
+    let found: Reached;
+    if (known) {
+      found = known.reached;
+      for (const file of known.read) host.noteRead?.(file);
+    } else {
+      const done = resolution.track();
+      try {
+        found = await resolution.reference(reference);
+      } catch {
+        continue;
+      }
+      const { read, refused } = done();
+      if (!refused) memo?.set(chain, found, read);
     }
     for (const [file, declaration] of found) {
       const key = `${file}\0${declaration.startLine}`;

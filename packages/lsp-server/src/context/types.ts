@@ -182,6 +182,11 @@ export interface ModuleHost {
   module(path: string): ParsedModule | undefined | Promise<ParsedModule | undefined>;
   /** Names of the regular files directly in a directory (Go packages), or undefined when it cannot be listed. */
   list(dir: string): readonly string[] | undefined | Promise<readonly string[] | undefined>;
+  /**
+   * A file (or a directory, ending in `/`) an earlier call read to find an answer this one takes from the memo:
+   * what the answer depends on, as if read again.
+   */
+  noteRead?(path: string): void;
 }
 
 /** What module resolution knows about the project around a file (the host reads these files). */
@@ -287,6 +292,11 @@ export interface LanguageSupport {
   parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
   /** Forget what `parseOpen` kept of a document (closed). */
   close?(key: string): void;
+  /**
+   * Matches text that may hold an import statement (its keyword): the lines near the cursor are parsed for imports
+   * typed since the document's last whole parse only when they match. Without it, they always are.
+   */
+  readonly importHint?: RegExp;
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
    * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the

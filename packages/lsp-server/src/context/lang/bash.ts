@@ -38,6 +38,7 @@ export const bash: LanguageSupport = syntaxSupport({
   grammar: "bash",
   query: QUERY,
   rules: { exported: () => true, imports: sourced },
+  importHint: /\bsource\b|(?:^|[\s;&|(])\.\s/m,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "python", keywords: KEYWORDS }, preceding),
 });

@@ -154,6 +154,7 @@ export const c: LanguageSupport = syntaxSupport({
   grammar: "c",
   query: C_QUERY,
   rules: RULES_C,
+  importHint: /#\s*include\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "c", keywords: cKeywords, arrows: true }, preceding),
 });
@@ -166,6 +167,7 @@ export const cpp: LanguageSupport = syntaxSupport({
   grammar: "cpp",
   query: CPP_QUERY,
   rules: RULES_CPP,
+  importHint: /#\s*include\b|\bimport\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "c", keywords: cppKeywords, paths: true, arrows: true }, preceding),
 });

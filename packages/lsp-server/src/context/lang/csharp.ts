@@ -59,5 +59,6 @@ export const csharp: LanguageSupport = syntaxSupport({
       return [{ specifier, bindings, line: node.startPosition.row }];
     },
   },
+  importHint: /\busing\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

@@ -65,6 +65,7 @@ export const elixir: LanguageSupport = syntaxSupport({
     isDoc: (node) =>
       node.type === "unary_operator" && /^@(doc|moduledoc|spec|typedoc|impl)\b/.test(node.text),
   },
+  importHint: /\b(?:alias|import|require|use)\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "python", keywords: KEYWORDS }, preceding),
 });

@@ -218,6 +218,7 @@ export const go: LanguageSupport = {
   family: "go",
   extensions: [".go"],
   parse: guardedParse(parseGo),
+  importHint: /\bimport\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "go", keywords: KEYWORDS }, preceding),
   candidates: goCandidates,
   // The other files of the package see every name of this one.

@@ -62,5 +62,6 @@ export const java: LanguageSupport = syntaxSupport({
       return statement ? [statement] : [];
     },
   },
+  importHint: /\bimport\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

@@ -62,5 +62,6 @@ export const kotlin: LanguageSupport = syntaxSupport({
       return hasWord(wordsBeforeName(definition), "enum") ? "enum" : undefined;
     },
   },
+  importHint: /\bimport\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

@@ -230,6 +230,7 @@ export const lua: LanguageSupport = {
   family: "lua",
   extensions: [".lua"],
   parse: guardedParse(parseLua),
+  importHint: /\brequire\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "lua", keywords: KEYWORDS, methodColon: true }, preceding),
   candidates: luaCandidates,

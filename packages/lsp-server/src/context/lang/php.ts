@@ -83,6 +83,7 @@ export const php: LanguageSupport = syntaxSupport({
       !(hasWord(wordsBeforeName(definition), "private") || hasWord(wordsBeforeName(definition), "protected")),
     imports: phpImports,
   },
+  importHint: /\b(?:use|require|require_once|include|include_once)\b/i,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "c", keywords: KEYWORDS, paths: true, arrows: true }, preceding),
 });

@@ -353,6 +353,7 @@ export const python: LanguageSupport = {
   family: "python",
   extensions: [".py", ".pyi"],
   parse: guardedParse(parsePython),
+  importHint: /\bimport\b/,
   references: (lines, preceding, bound) =>
     findReferences(
       lines,

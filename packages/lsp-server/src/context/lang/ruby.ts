@@ -52,6 +52,7 @@ export const ruby: LanguageSupport = syntaxSupport({
     nameOf: (definition) =>
       definition.name.type === "scope_resolution" ? lastSegment(definition.name.text) : undefined,
   },
+  importHint: /\b(?:require|require_relative|load)\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "python", keywords: KEYWORDS, paths: true }, preceding),
 });

@@ -391,6 +391,7 @@ export const rust: LanguageSupport = {
   family: "rust",
   extensions: [".rs"],
   parse: guardedParse(parseRust),
+  importHint: /\b(?:use|mod|extern)\b/,
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "rust", keywords: KEYWORDS, paths: true }, preceding),
   candidates: rustCandidates,

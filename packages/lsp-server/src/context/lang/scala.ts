@@ -83,5 +83,6 @@ export const scala: LanguageSupport = syntaxSupport({
       !hasWord(wordsBeforeName(definition), "private") && !hasWord(wordsBeforeName(definition), "protected"),
     imports: scalaImports,
   },
+  importHint: /\bimport\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

@@ -61,5 +61,6 @@ export const swift: LanguageSupport = syntaxSupport({
       return KINDS[kind];
     },
   },
+  importHint: /\bimport\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

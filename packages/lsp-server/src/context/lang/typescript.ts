@@ -574,6 +574,7 @@ export const typescript: LanguageSupport = {
   family: "typescript",
   extensions: [".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"],
   parse: guardedParse(parseTypeScript),
+  importHint: /\b(?:import|require)\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "js", keywords: KEYWORDS }, preceding),
   candidates: tsCandidates,
 };

@@ -66,5 +66,6 @@ export const zig: LanguageSupport = syntaxSupport({
       definition.node.type === "variable_declaration" && importCall(definition.node) ? null : undefined,
     body: (node) => node.namedChildren.find((n) => n !== null && CONTAINERS.test(n.type)) ?? undefined,
   },
+  importHint: /@import\b/,
   references: (lines, preceding) => findReferences(lines, { dialect: "c", keywords: KEYWORDS }, preceding),
 });

@@ -17,6 +17,8 @@ export interface SyntaxLanguage {
    */
   readonly query: string;
   readonly rules: SyntaxRules;
+  /** See `LanguageSupport.importHint`. */
+  readonly importHint?: RegExp;
   readonly references: LanguageSupport["references"];
   /** Where an import's specifier may lead (see `LanguageSupport.candidates`). Default: nowhere. */
   readonly candidates?: LanguageSupport["candidates"];
@@ -117,6 +119,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
       trees.forget(key);
     },
     references: language.references,
+    ...(language.importHint ? { importHint: language.importHint } : {}),
     candidates: language.candidates ?? (() => []),
     ...(language.submodule ? { submodule: language.submodule } : {}),
     ...(language.implicit ? { implicit: language.implicit } : {}),
