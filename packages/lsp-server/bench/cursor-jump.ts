@@ -5,8 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { request } from "undici";
-import { BIN, Doc, launch, type Position, quantile, report, simProcess } from "./harness.js";
+import { BIN, Doc, directCall, launch, type Position, quantile, report, simProcess } from "./harness.js";
 
 const LINES = 5_000;
 const LIBRARIES = 12;
@@ -184,16 +183,8 @@ async function arm(language: Language, root: string, contextOn: boolean, bin = B
   const fresh = await simProcess();
   const direct: number[] = [];
   for (const [i, body] of bodies.entries()) {
-    const t = performance.now();
-    const res = await request(`${fresh.url}/completions`, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-    });
-    const text = await res.body.text();
-    if (!text.includes('"object":"text_completion"'))
-      throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
-    if (i >= WARMUP) direct.push(performance.now() - t);
+    const ms = await directCall(fresh.url, body);
+    if (i >= WARMUP) direct.push(ms);
   }
   await fresh.close();
   const withContext = bodies.filter((b) =>

@@ -43,6 +43,23 @@ export function cpuOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * Send one request body straight to a sim, as any client does at least (serialise it, send it, read the whole
+ * answer); returns the time it took, in ms.
+ */
+export async function directCall(url: string, body: unknown): Promise<number> {
+  const t = performance.now();
+  const res = await request(`${url}/completions`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+  });
+  const text = await res.body.text();
+  if (!text.includes('"object":"text_completion"'))
+    throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
+  return performance.now() - t;
+}
+
 /** A server launched by {@link launch}. */
 export interface Server {
   rpc: MessageConnection;

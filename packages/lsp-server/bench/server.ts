@@ -2,7 +2,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
-import { request } from "undici";
 import { buildPromptWindow } from "../src/completion/prompt-window.js";
 import { Documents } from "../src/documents/documents.js";
 import { TextBuffer } from "../src/documents/text-buffer.js";
@@ -12,6 +11,7 @@ import {
   cacheHitRatio,
   cpuOf,
   Doc,
+  directCall,
   launch,
   type Position,
   printSummary,
@@ -82,17 +82,7 @@ async function overheadAndMemory() {
   let cpu0 = process.cpuUsage();
   for (const [i, body] of bodies.entries()) {
     if (i === WARMUP) cpu0 = process.cpuUsage();
-    // What any client does at least: serialise the request, send it, read the whole answer.
-    const t = performance.now();
-    const res = await request(`${fresh.url}/completions`, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-    });
-    const text = await res.body.text();
-    if (!text.includes('"object":"text_completion"'))
-      throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
-    direct.push(performance.now() - t);
+    direct.push(await directCall(fresh.url, body));
   }
   const cpu = process.cpuUsage(cpu0);
   const directCpu = (cpu.user + cpu.system) / 1000 / (bodies.length - WARMUP);
