@@ -12,8 +12,9 @@ import { type AdoptionParts, adopt } from "./adoption.js";
 import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
 import { type Anchor, anchorAt } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { documentSyntax } from "./document-syntax.js";
 import { FirstTokenClock } from "./first-token-clock.js";
-import { hotStreak } from "./hot-streak.js";
+import { endStreak, hotStreak, type StreakSuggestion } from "./hot-streak.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
@@ -21,6 +22,7 @@ import { type ChosenContext, chooseContext, streamStart } from "./request-builde
 import { SharedStream } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
 import { type Served, SuggestionMemory } from "./suggestion-memory.js";
+import { acceptedDocument, type SyntaxDocument } from "./syntax-ending.js";
 import type { Suggestion } from "./type-through.js";
 
 /** Collaborators of the engine. */
@@ -383,31 +385,45 @@ export class CompletionEngine {
     if (!start) return undefined;
     const version = doc.version;
     const counted = this.options.onUpstream?.(doc.uri, context.arm);
-    const stream: SharedStream = new SharedStream(upstream, start, {
-      onSuccess: () => health.success(),
-      onFailure: (error) => {
-        const notice = health.failure(error);
-        if (notice) onFailure(notice);
-        log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+    // The streak is cut by syntax in the document with the suggestion accepted; the same paragraphs are cut once.
+    let accepted: SyntaxDocument | undefined;
+    let lastStreak: { text: string; cut: StreakSuggestion[] } | undefined;
+    const stream: SharedStream = new SharedStream(
+      upstream,
+      { ...start, syntax: documentSyntax(doc, here) },
+      {
+        onSuccess: () => health.success(),
+        onFailure: (error) => {
+          const notice = health.failure(error);
+          if (notice) onFailure(notice);
+          log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
+        onEnd: (end) => {
+          if (state.stream === stream) state.stream = undefined;
+          if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
+            state.empty = { version, line: here.line, character: here.character };
+          counted?.(end);
+          log.debug(describeEnd(end, stream));
+        },
+        onSuggestion: (suggestion) => {
+          if (!stream.stale) this.#memory.remember(suggestion);
+        },
+        onFirstText: (ms) => this.#firstToken.record(ms),
+        onStreak: (raw, suggestion, ended) => {
+          if (stream.stale) return;
+          // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+          const streak = hotStreak(raw, suggestion, stream.ctx);
+          const whole = ended ? streak : streak.slice(0, -1);
+          const text = whole.map((s) => s.text).join("");
+          if (lastStreak?.text !== text) {
+            const syntax = stream.syntax();
+            accepted ??= syntax && acceptedDocument(syntax, suggestion);
+            lastStreak = { text, cut: endStreak(whole, accepted) };
+          }
+          this.#memory.extend(suggestion, lastStreak.cut);
+        },
       },
-      onEnd: (end) => {
-        if (state.stream === stream) state.stream = undefined;
-        if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
-          state.empty = { version, line: here.line, character: here.character };
-        counted?.(end);
-        log.debug(describeEnd(end, stream));
-      },
-      onSuggestion: (suggestion) => {
-        if (!stream.stale) this.#memory.remember(suggestion);
-      },
-      onFirstText: (ms) => this.#firstToken.record(ms),
-      onStreak: (raw, suggestion, ended) => {
-        if (stream.stale) return;
-        // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
-        const streak = hotStreak(raw, suggestion, stream.ctx);
-        this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
-      },
-    });
+    );
     state.stream = stream;
     return stream;
   }

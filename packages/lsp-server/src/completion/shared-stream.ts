@@ -5,8 +5,9 @@ import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
 import { firstParagraph } from "./hot-streak.js";
 import { partialFeed } from "./partial-feed.js";
-import { type FittedCompletion, isSettled, type PostProcessContext, postProcess } from "./postprocess.js";
+import { type FittedCompletion, isSettled, type PostProcessContext } from "./postprocess.js";
 import type { Slot } from "./slot.js";
+import { endPlain, endSuggestion, type SyntaxDocument } from "./syntax-ending.js";
 import { canServeFromPartial, type Suggestion } from "./type-through.js";
 
 /**
@@ -55,6 +56,11 @@ export interface StreamStart {
   streakTokens?: number;
   /** Whether it carries repository context, for the suggestion it makes. */
   contextArm?: ContextArm;
+  /**
+   * The document's syntax, for syntax-aware endings (`document-syntax.ts`), asked once its suggestion is known;
+   * none (or undefined from it) keeps post-processing's plain rules.
+   */
+  syntax?: (() => SyntaxDocument | undefined) | undefined;
 }
 
 /**
@@ -101,6 +107,9 @@ export class SharedStream {
   /** Whether it carries repository context (`holdout`: left out on purpose, `off`: context is off). */
   readonly contextArm: ContextArm | undefined;
   readonly #followers = new Set<Slot>();
+  readonly #syntaxOf: (() => SyntaxDocument | undefined) | undefined;
+  /** Lines of its text shown as partial results: the syntax-aware cut keeps them (partials are never taken back). */
+  #shownLines = 0;
   readonly #listeners = new Set<() => void>();
   #orphanTimer: NodeJS.Timeout | undefined;
 
@@ -117,11 +126,21 @@ export class SharedStream {
     this.ctx = start.ctx;
     this.streamed = start.streamed;
     this.context = start.context;
+    this.#syntaxOf = start.syntax;
     this.#streakTokens = start.ctx.mode === "multi-line" ? (start.streakTokens ?? 0) : 0;
     this.settled = new Promise((resolve) => {
       this.#settle = resolve;
     });
     this.done = this.#consume(upstream, start.request);
+  }
+
+  /** The syntax of the document it is for (see {@link StreamStart.syntax}); undefined when not had. Never throws. */
+  syntax(): SyntaxDocument | undefined {
+    try {
+      return this.#syntaxOf?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whether its suggestion is known and it still reads on (the hot streak). */
@@ -185,8 +204,11 @@ export class SharedStream {
       onPartial &&
       partialFeed(
         this,
-        (text) => {
-          if (!slot.settled) onPartial(text);
+        (text, settled) => {
+          // Once the suggestion is known, the answer carries the lines: none go out that it may not have.
+          if (slot.settled || this.#result !== undefined) return;
+          this.#shownLines = Math.max(this.#shownLines, settled.split("\n").length);
+          onPartial(text);
         },
         view,
       );
@@ -237,13 +259,15 @@ export class SharedStream {
             if (++past >= this.#streakTokens) break;
             continue;
           }
-          this.#told();
+          // The piece that settles the suggestion is judged before anyone is told of it: the lines it brings go out
+          // with the answer (cut by syntax, maybe), not as partial results the cut could not take back.
           if (this.#streakTokens > 0) {
             // Answer as soon as the first paragraph is whole, and read on: what follows is the next suggestions.
             const first = firstParagraph(this.raw, this.ctx);
-            if (first !== undefined) this.#resolve({ text: first, replaceEnd: 0 });
-            else if (isSettled(this.raw, this.ctx)) this.#resolve(postProcess(this.raw, this.ctx));
+            if (first !== undefined) this.#resolve({ text: this.#endPlain(first), replaceEnd: 0 });
+            else if (isSettled(this.raw, this.ctx)) this.#resolve(this.#end(this.raw));
           } else if (isSettled(this.raw, this.ctx)) break;
+          this.#told();
         }
       } else {
         const response = await upstream.complete(request, { signal });
@@ -279,8 +303,18 @@ export class SharedStream {
       if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, true);
       return this.#result;
     }
-    this.#resolve(postProcess(this.raw, this.ctx));
+    this.#resolve(this.#end(this.raw));
     return this.#result ?? null;
+  }
+
+  /** Its suggestion from `raw`: post-processed, and cut by the document's syntax when it is had. */
+  #end(raw: string): FittedCompletion | null {
+    return endSuggestion(raw, this.ctx, this.syntax(), this.#shownLines);
+  }
+
+  /** A first paragraph (already post-processed) cut by the document's syntax when it is had. */
+  #endPlain(text: string): string {
+    return endPlain(text, this.syntax(), this.#shownLines);
   }
 
   /** Its suggestion is known: remember it, tell who waits (once). */
