@@ -328,6 +328,7 @@ export class CompletionEngine {
             upstream,
             request: stream.request,
             ctx: stream.ctx,
+            syntax: () => stream.syntax(),
             count: others,
             giveUp: slot.promise,
             enter: (giveUp) => this.#pacing.enter(giveUp),

@@ -5,9 +5,9 @@ import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
 import { firstParagraph } from "./hot-streak.js";
 import { partialFeed } from "./partial-feed.js";
-import { type FittedCompletion, isSettled, type PostProcessContext } from "./postprocess.js";
+import { type FittedCompletion, isSettled, type PostProcessContext, settledLines } from "./postprocess.js";
 import type { Slot } from "./slot.js";
-import { endPlain, endSuggestion, type SyntaxDocument } from "./syntax-ending.js";
+import { blockEndLine, endPlain, endSuggestion, type SyntaxDocument } from "./syntax-ending.js";
 import { canServeFromPartial, type Suggestion } from "./type-through.js";
 
 /**
@@ -110,6 +110,8 @@ export class SharedStream {
   readonly #syntaxOf: (() => SyntaxDocument | undefined) | undefined;
   /** Lines of its text shown as partial results: the syntax-aware cut keeps them (partials are never taken back). */
   #shownLines = 0;
+  /** How much of `raw` the block-end check has seen (it looks again only once a line break arrives). */
+  #blockScanned = 0;
   readonly #listeners = new Set<() => void>();
   #orphanTimer: NodeJS.Timeout | undefined;
 
@@ -261,11 +263,16 @@ export class SharedStream {
           }
           // The piece that settles the suggestion is judged before anyone is told of it: the lines it brings go out
           // with the answer (cut by syntax, maybe), not as partial results the cut could not take back.
+          const closed = this.#blockClosed();
           if (this.#streakTokens > 0) {
             // Answer as soon as the first paragraph is whole, and read on: what follows is the next suggestions.
             const first = firstParagraph(this.raw, this.ctx);
             if (first !== undefined) this.#resolve({ text: this.#endPlain(first), replaceEnd: 0 });
+            else if (closed !== undefined) this.#resolve(this.#end(closed));
             else if (isSettled(this.raw, this.ctx)) this.#resolve(this.#end(this.raw));
+          } else if (closed !== undefined) {
+            this.#resolve(this.#end(closed));
+            break;
           } else if (isSettled(this.raw, this.ctx)) break;
           this.#told();
         }
@@ -305,6 +312,21 @@ export class SharedStream {
     }
     this.#resolve(this.#end(this.raw));
     return this.#result ?? null;
+  }
+
+  /**
+   * For a block streaming in, once a line break arrived: the text so far through the line that closes the block the
+   * cursor is in, when the settled lines hold it (then the suggestion ends there: syntax-aware endings, rule a);
+   * undefined otherwise, without the document's syntax, or for one line.
+   */
+  #blockClosed(): string | undefined {
+    if (this.ctx.mode !== "multi-line" || this.raw.indexOf("\n", this.#blockScanned) === -1) return undefined;
+    this.#blockScanned = this.raw.length;
+    const syntax = this.syntax();
+    const settled = syntax && settledLines(this.raw, this.ctx);
+    if (!syntax || !settled) return undefined;
+    const line = blockEndLine(settled, syntax);
+    return line === undefined ? undefined : this.raw.split("\n", line + 1).join("\n");
   }
 
   /** Its suggestion from `raw`: post-processed, and cut by the document's syntax when it is had. */

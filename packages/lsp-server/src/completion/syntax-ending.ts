@@ -159,6 +159,26 @@ function tokenEnds(line: string): number[] {
   return [...line.matchAll(/[\p{L}\p{N}_$]+|\S/gu)].map((m) => m.index + m[0].length);
 }
 
+/**
+ * For a block streaming in: the line of `settled` (lines post-processing keeps whatever follows, in the answer's
+ * form) that closes the block the cursor is in (rule a of {@link syntaxEnding}), judged with those lines inserted;
+ * undefined while they do not close it, or when the tree cannot tell. Once they do, the suggestion ends there
+ * whatever follows: the stream can be cut. Never throws.
+ */
+export function blockEndLine(settled: string, doc: SyntaxDocument): number | undefined {
+  try {
+    const tree = doc.parse(doc.before + settled + doc.after);
+    if (!tree) return undefined;
+    try {
+      return closingLine(tree.rootNode, doc.before.length, settled);
+    } finally {
+      tree.delete();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** Fitting for text already post-processed (a paragraph, a streak): trailing whitespace off, nothing replaced. */
 export function fitPlain(raw: string): FittedCompletion | null {
   const text = raw
