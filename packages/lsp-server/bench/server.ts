@@ -7,6 +7,7 @@ import { buildPromptWindow } from "../src/completion/prompt-window.js";
 import { Documents } from "../src/documents/documents.js";
 import { TextBuffer } from "../src/documents/text-buffer.js";
 import { contextBench } from "./context.js";
+import { endingsBench } from "./endings.js";
 import {
   cacheHitRatio,
   cpuOf,
@@ -297,6 +298,7 @@ console.log("streaming ghost text (partial results):");
 await partialsBench();
 await syntaxBench(sim);
 await parsersBench();
+await endingsBench();
 await sim.close();
 
 printSummary();
