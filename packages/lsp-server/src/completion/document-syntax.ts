@@ -1,4 +1,5 @@
 import type { Position } from "vscode-languageserver";
+import { MAX_FILE_BYTES } from "../context/file-policy.js";
 import { SYNTAX_SUPPORTS } from "../context/lang/index.js";
 import { familyOf } from "../context/languages.js";
 import { documentTree, variantTree } from "../context/syntax/support.js";
@@ -27,11 +28,15 @@ export function documentSyntax(
   // the same one.
   const lines: string[] = [];
   let offset = 0;
+  let length = 0;
   for (let line = 0; line < doc.buffer.lineCount; line++) {
     const text = doc.buffer.lineAt(line);
     if (line < here.line) offset += text.length + 1;
     else if (line === here.line) offset += Math.min(here.character, text.length);
     lines.push(text);
+    // A text this long is not parsed (the bound of the kept trees): not worth copying either.
+    length += text.length + 1;
+    if (length > MAX_FILE_BYTES) return undefined;
   }
   const text = lines.join("\n");
   const uri = doc.uri;

@@ -10,6 +10,7 @@ import {
 } from "../../src/completion/postprocess.js";
 import {
   acceptedDocument,
+  blockEndLine,
   endPlain,
   endSuggestion,
   type SyntaxDocument,
@@ -504,5 +505,19 @@ describe("the hot streak through the cut", () => {
     expect(endPlain("  return x * 2;\n}\nint thrice(int x) { return x * 3; }", doc)).toBe(
       "  return x * 2;\n}",
     );
+  });
+});
+
+describe("blockEndLine: while a block streams, has it closed the cursor's block yet?", () => {
+  it.each([
+    { settled: "  return x * 2;", want: undefined },
+    { settled: "  return x * 2;\n}", want: 1 },
+    { settled: "  if (x > 0) {\n    return 1;\n  }", want: undefined },
+    { settled: "  if (x > 0) {\n    return 1;\n  }\n  return 0;\n}", want: 4 },
+    // The closer line goes on: the if statement it ends is not done, nor is the function.
+    { settled: "  if (x > 0) {\n    return 1;\n  } else {", want: undefined },
+  ])("$settled → $want", async ({ settled, want }) => {
+    const doc = await documentOf("c", lines("int twice(int x) {", "│"));
+    expect(blockEndLine(settled, doc)).toBe(want);
   });
 });
