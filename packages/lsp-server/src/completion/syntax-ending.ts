@@ -215,6 +215,8 @@ export function endSuggestion(
 /**
  * The syntax-aware cut of text already post-processed and inserted as is (`replaceEnd` 0: a first paragraph, a hot
  * streak), multi-line; `text` itself without `doc` or when anything goes wrong.
+ *
+ * @param floor lines already shown as partial results (kept whatever the tree says). Default 0.
  */
 export function endPlain(text: string, doc: SyntaxDocument | undefined, floor = 0): string {
   if (!doc) return text;
