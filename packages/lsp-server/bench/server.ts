@@ -7,6 +7,7 @@ import { Documents } from "../src/documents/documents.js";
 import { TextBuffer } from "../src/documents/text-buffer.js";
 import { contextBench } from "./context.js";
 import { cursorJumpBench } from "./cursor-jump.js";
+import { endingsBench } from "./endings.js";
 import {
   cacheHitRatio,
   cpuOf,
@@ -290,6 +291,7 @@ console.log("streaming ghost text (partial results):");
 await partialsBench();
 await syntaxBench(sim);
 await parsersBench();
+await endingsBench();
 await sim.close();
 
 printSummary();

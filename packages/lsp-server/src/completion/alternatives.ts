@@ -1,6 +1,7 @@
 import type { FimRequest } from "@infill/core";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
-import { type FittedCompletion, type PostProcessContext, postProcess } from "./postprocess.js";
+import type { FittedCompletion, PostProcessContext } from "./postprocess.js";
+import { endSuggestion, type SyntaxDocument } from "./syntax-ending.js";
 import type { Release } from "./upstream-gate.js";
 
 /**
@@ -51,6 +52,8 @@ export interface AlternativesRun {
   request: FimRequest;
   /** What post-processing judges them against (the first request's). */
   ctx: PostProcessContext;
+  /** The document's syntax, for syntax-aware endings (the first request's); none keeps the plain rules. */
+  syntax?: () => SyntaxDocument | undefined;
   /** How many to ask for. */
   count: number;
   /** Settles when nobody wants them any more: each is aborted then (and those not sent never are). */
@@ -82,7 +85,7 @@ export async function askAlternatives(run: AlternativesRun): Promise<Candidate[]
         ms: performance.now() - t0,
         ...(response.usage ? { usage: response.usage } : {}),
       });
-      const result = postProcess(response.text, run.ctx);
+      const result = endSuggestion(response.text, run.ctx, run.syntax?.());
       return result ? { result, meanLogprob: meanLogprob(response.logprobs), order } : undefined;
     } catch (error) {
       const outcome = controller.signal.aborted ? "cancelled" : "failed";

@@ -12,8 +12,9 @@ import { type AdoptionParts, adopt } from "./adoption.js";
 import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
 import { type Anchor, anchorAt } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { documentSyntax } from "./document-syntax.js";
 import { FirstTokenClock } from "./first-token-clock.js";
-import { hotStreak } from "./hot-streak.js";
+import { endStreak, hotStreak, type StreakSuggestion } from "./hot-streak.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
@@ -21,6 +22,7 @@ import { type ChosenContext, chooseContext, streamStart } from "./request-builde
 import { SharedStream, type StreamHooks } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
 import { type Served, SuggestionMemory } from "./suggestion-memory.js";
+import { acceptedDocument, type SyntaxDocument } from "./syntax-ending.js";
 import type { Suggestion } from "./type-through.js";
 
 /** Collaborators of the engine. */
@@ -326,6 +328,7 @@ export class CompletionEngine {
             upstream,
             request: stream.request,
             ctx: stream.ctx,
+            syntax: () => stream.syntax(),
             count: others,
             giveUp: slot.promise,
             enter: (giveUp) => this.#pacing.enter(giveUp),
@@ -384,7 +387,7 @@ export class CompletionEngine {
     const counted = this.options.onUpstream?.(doc.uri, context.arm);
     const stream: SharedStream = new SharedStream(
       upstream,
-      start,
+      { ...start, syntax: documentSyntax(doc, here) },
       streamHooks(
         { health, log, onFailure, memory: this.#memory, clock: this.#firstToken },
         state,
@@ -444,6 +447,9 @@ function streamHooks(
   counted: ((end: UpstreamEnd) => void) | undefined,
 ): StreamHooks {
   const { health, log, onFailure, memory, clock } = parts;
+  // The streak is cut by syntax in the document with the suggestion accepted; the same paragraphs are cut once.
+  let accepted: SyntaxDocument | undefined;
+  let lastStreak: { text: string; cut: StreakSuggestion[] } | undefined;
   return {
     onSuccess: () => health.success(),
     onFailure: (error) => {
@@ -467,7 +473,14 @@ function streamHooks(
       if (self.stale) return;
       // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
       const streak = hotStreak(raw, suggestion, self.ctx);
-      memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
+      const whole = ended ? streak : streak.slice(0, -1);
+      const text = whole.map((s) => s.text).join("");
+      if (lastStreak?.text !== text) {
+        const syntax = self.syntax();
+        accepted ??= syntax && acceptedDocument(syntax, suggestion);
+        lastStreak = { text, cut: endStreak(whole, accepted) };
+      }
+      memory.extend(suggestion, lastStreak.cut);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { indentWidth, type PostProcessContext, postProcess, settledLines } from "./postprocess.js";
+import { endPlain, type SyntaxDocument } from "./syntax-ending.js";
 import type { Suggestion } from "./type-through.js";
 
 // The hot streak: what the model wrote past the end of the suggestion shown, as the next suggestions, each
@@ -50,6 +51,29 @@ export function hotStreak(raw: string, shown: Suggestion, ctx: PostProcessContex
       lead: { line: shown.line, character: shown.character, text: lead },
     });
     lead += text;
+  }
+  return out;
+}
+
+/**
+ * A streak through the syntax-aware cut (`syntax-ending.ts`), judged in `accepted`, the document with the shown
+ * suggestion accepted: its suggestions as far as the cut keeps them, the last one kept shortened. The same streak
+ * without `accepted` (no grammar, or not parsed).
+ */
+export function endStreak(
+  streak: readonly StreakSuggestion[],
+  accepted: SyntaxDocument | undefined,
+): StreakSuggestion[] {
+  const whole = streak.map((s) => s.text).join("");
+  const cut = endPlain(whole, accepted);
+  if (cut === whole) return [...streak];
+  const out: StreakSuggestion[] = [];
+  let at = 0;
+  for (const suggestion of streak) {
+    const text = cut.slice(at, at + suggestion.text.length);
+    at += suggestion.text.length;
+    if (text.trim() === "") break;
+    out.push(text === suggestion.text ? suggestion : { ...suggestion, text });
   }
   return out;
 }

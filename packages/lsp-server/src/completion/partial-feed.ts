@@ -21,13 +21,13 @@ export interface PartialSource {
 /**
  * A listener for a stream (call it after each piece of text arrives) that passes `emit` each new partial:
  * {@link settledLines} of the stream, seen through `view` (the request's own cursor: identity for the request
- * that started the stream, type-through for one that joined it later; `null` hides it). Only growth is emitted:
- * each text extends the previous one, so a line once shown is never taken back. Text without a new line break
- * is not looked at again.
+ * that started the stream, type-through for one that joined it later; `null` hides it), with the settled text it
+ * was seen from. Only growth is emitted: each text extends the previous one, so a line once shown is never taken
+ * back. Text without a new line break is not looked at again.
  */
 export function partialFeed(
   source: PartialSource,
-  emit: (text: string) => void,
+  emit: (text: string, settled: string) => void,
   view: (settled: string) => string | null = (settled) => settled,
 ): () => void {
   let scanned = 0;
@@ -38,9 +38,10 @@ export function partialFeed(
     scanned = raw.length;
     if (!fresh) return;
     const settled = settledLines(raw, source.ctx);
-    const text = settled === null ? null : view(settled);
+    if (settled === null) return;
+    const text = view(settled);
     if (text === null || text.length <= shown.length || !text.startsWith(shown)) return;
     shown = text;
-    emit(text);
+    emit(text, settled);
   };
 }

@@ -190,9 +190,23 @@ function lineSuffixOverlap(text: string, lineAfter: string, open: readonly strin
  *    of its own at the cursor line's indentation (and covered).
  */
 export function postProcess(raw: string, ctx: PostProcessContext): FittedCompletion | null {
+  return fitKept(keptRaw(raw, ctx), ctx);
+}
+
+/**
+ * The lines of a raw completion that {@link postProcess} keeps (rules 1–3), as they came (not trimmed), joined
+ * with `"\n"`: `postProcess(raw, ctx)` is `fitKept(keptRaw(raw, ctx), ctx)`. What syntax-aware endings cut further.
+ */
+export function keptRaw(raw: string, ctx: PostProcessContext): string {
   const lines = raw.split("\n");
   const { end } = findEnd(lines, lines.length, ctx);
-  return assemble(lines, end ?? lines.length, ctx);
+  return lines.slice(0, end ?? lines.length).join("\n");
+}
+
+/** Rules 4–5 of {@link postProcess} on lines it keeps (see {@link keptRaw}): what the editor inserts, or `null`. */
+export function fitKept(kept: string, ctx: PostProcessContext): FittedCompletion | null {
+  const lines = kept.split("\n");
+  return assemble(lines, lines.length, ctx);
 }
 
 /**

@@ -5,8 +5,9 @@ import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
 import { firstParagraph } from "./hot-streak.js";
 import { partialFeed } from "./partial-feed.js";
-import { type FittedCompletion, isSettled, type PostProcessContext, postProcess } from "./postprocess.js";
+import { type FittedCompletion, isSettled, type PostProcessContext, settledLines } from "./postprocess.js";
 import type { Slot } from "./slot.js";
+import { blockEndLine, endPlain, endSuggestion, type SyntaxDocument } from "./syntax-ending.js";
 import { canServeFromPartial, type Suggestion } from "./type-through.js";
 
 /**
@@ -55,6 +56,11 @@ export interface StreamStart {
   streakTokens?: number;
   /** Whether it carries repository context, for the suggestion it makes. */
   contextArm?: ContextArm;
+  /**
+   * The document's syntax, for syntax-aware endings (`document-syntax.ts`), asked once its suggestion is known;
+   * none (or undefined from it) keeps post-processing's plain rules.
+   */
+  syntax?: (() => SyntaxDocument | undefined) | undefined;
 }
 
 /**
@@ -101,6 +107,11 @@ export class SharedStream {
   /** Whether it carries repository context (`holdout`: left out on purpose, `off`: context is off). */
   readonly contextArm: ContextArm | undefined;
   readonly #followers = new Set<Slot>();
+  readonly #syntaxOf: (() => SyntaxDocument | undefined) | undefined;
+  /** Lines of its text shown as partial results: the syntax-aware cut keeps them (partials are never taken back). */
+  #shownLines = 0;
+  /** How much of `raw` the block-end check has seen (it looks again only once a line break arrives). */
+  #blockScanned = 0;
   readonly #listeners = new Set<() => void>();
   #orphanTimer: NodeJS.Timeout | undefined;
 
@@ -117,11 +128,21 @@ export class SharedStream {
     this.ctx = start.ctx;
     this.streamed = start.streamed;
     this.context = start.context;
+    this.#syntaxOf = start.syntax;
     this.#streakTokens = start.ctx.mode === "multi-line" ? (start.streakTokens ?? 0) : 0;
     this.settled = new Promise((resolve) => {
       this.#settle = resolve;
     });
     this.done = this.#consume(upstream, start.request);
+  }
+
+  /** The syntax of the document it is for (see {@link StreamStart.syntax}); undefined when not had. Never throws. */
+  syntax(): SyntaxDocument | undefined {
+    try {
+      return this.#syntaxOf?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whether its suggestion is known and it still reads on (the hot streak). */
@@ -185,8 +206,11 @@ export class SharedStream {
       onPartial &&
       partialFeed(
         this,
-        (text) => {
-          if (!slot.settled) onPartial(text);
+        (text, settled) => {
+          // Once the suggestion is known, the answer carries the lines: none go out that it may not have.
+          if (slot.settled || this.#result !== undefined) return;
+          this.#shownLines = Math.max(this.#shownLines, settled.split("\n").length);
+          onPartial(text);
         },
         view,
       );
@@ -237,13 +261,20 @@ export class SharedStream {
             if (++past >= this.#streakTokens) break;
             continue;
           }
-          this.#told();
+          // The piece that settles the suggestion is judged before anyone is told of it: the lines it brings go out
+          // with the answer (cut by syntax, maybe), not as partial results the cut could not take back.
+          const closed = this.#blockClosed();
           if (this.#streakTokens > 0) {
             // Answer as soon as the first paragraph is whole, and read on: what follows is the next suggestions.
             const first = firstParagraph(this.raw, this.ctx);
-            if (first !== undefined) this.#resolve({ text: first, replaceEnd: 0 });
-            else if (isSettled(this.raw, this.ctx)) this.#resolve(postProcess(this.raw, this.ctx));
+            if (first !== undefined) this.#resolve({ text: this.#endPlain(first), replaceEnd: 0 });
+            else if (closed !== undefined) this.#resolve(this.#end(closed));
+            else if (isSettled(this.raw, this.ctx)) this.#resolve(this.#end(this.raw));
+          } else if (closed !== undefined) {
+            this.#resolve(this.#end(closed));
+            break;
           } else if (isSettled(this.raw, this.ctx)) break;
+          this.#told();
         }
       } else {
         const response = await upstream.complete(request, { signal });
@@ -279,8 +310,33 @@ export class SharedStream {
       if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, true);
       return this.#result;
     }
-    this.#resolve(postProcess(this.raw, this.ctx));
+    this.#resolve(this.#end(this.raw));
     return this.#result ?? null;
+  }
+
+  /**
+   * For a block streaming in, once a line break arrived: the text so far through the line that closes the block the
+   * cursor is in, when the settled lines hold it (then the suggestion ends there: syntax-aware endings, rule a);
+   * undefined otherwise, without the document's syntax, or for one line.
+   */
+  #blockClosed(): string | undefined {
+    if (this.ctx.mode !== "multi-line" || this.raw.indexOf("\n", this.#blockScanned) === -1) return undefined;
+    this.#blockScanned = this.raw.length;
+    const syntax = this.syntax();
+    const settled = syntax && settledLines(this.raw, this.ctx);
+    if (!syntax || !settled) return undefined;
+    const line = blockEndLine(settled, syntax);
+    return line === undefined ? undefined : this.raw.split("\n", line + 1).join("\n");
+  }
+
+  /** Its suggestion from `raw`: post-processed, and cut by the document's syntax when it is had. */
+  #end(raw: string): FittedCompletion | null {
+    return endSuggestion(raw, this.ctx, this.syntax(), this.#shownLines);
+  }
+
+  /** A first paragraph (already post-processed) cut by the document's syntax when it is had. */
+  #endPlain(text: string): string {
+    return endPlain(text, this.syntax(), this.#shownLines);
   }
 
   /** Its suggestion is known: remember it, tell who waits (once). */

@@ -5,6 +5,9 @@ import { none } from "../../src/completion/answer.js";
 import type { PostProcessContext } from "../../src/completion/postprocess.js";
 import { ADOPTION_GRACE_MS, SharedStream, type StreamHooks } from "../../src/completion/shared-stream.js";
 import { Slot } from "../../src/completion/slot.js";
+import type { SyntaxDocument } from "../../src/completion/syntax-ending.js";
+import { loadGrammar } from "../../src/context/syntax/runtime.js";
+import { countErrors } from "../../src/context/syntax/tree-checks.js";
 import type { Upstream, UpstreamEnd } from "../../src/upstream/upstream.js";
 
 /** An upstream whose stream the test feeds piece by piece: `push` text, then `end`, or `fail`. */
@@ -55,7 +58,7 @@ const LINE: PostProcessContext = {
   mode: "single-line",
 };
 
-function start(ctx = BLOCK, streamed = true) {
+function start(ctx = BLOCK, streamed = true, syntax?: () => SyntaxDocument | undefined) {
   const feed = fed();
   const ends: UpstreamEnd[] = [];
   const events: string[] = [];
@@ -70,7 +73,7 @@ function start(ctx = BLOCK, streamed = true) {
   };
   const stream = new SharedStream(
     feed.upstream,
-    { uri: "file:///a.ts", anchor: ANCHOR, request: { prompt: "p", suffix: "s" }, ctx, streamed },
+    { uri: "file:///a.ts", anchor: ANCHOR, request: { prompt: "p", suffix: "s" }, ctx, streamed, syntax },
     hooks,
   );
   return { ...feed, stream, ends, events };
@@ -258,5 +261,45 @@ describe("SharedStream", () => {
     push("42;");
     push("\nmore");
     expect(await stream.done).toEqual({ text: "42;", replaceEnd: 0 });
+  });
+
+  describe("with the document's syntax (syntax-aware endings)", () => {
+    // A new C function at the end of the file, the cursor on a line without indentation: no dedent ends its body.
+    const before = "int mul(int a, int b) {\n";
+    const atEnd: PostProcessContext = { lineBefore: "", lineAfter: "", suffix: "", mode: "multi-line" };
+    const cDocument = async (): Promise<SyntaxDocument> => {
+      const { parser } = (await loadGrammar("c"))!;
+      const parse = (text: string) => parser.parse(text) ?? undefined;
+      const tree = parse(before)!;
+      const errors = countErrors(tree.rootNode);
+      tree.delete();
+      return { before, after: "", errors, parse };
+    };
+
+    it("settles once the lines that closed the block arrive, without reading on, and no partial shows them", async () => {
+      const doc = await cDocument();
+      const { stream, push, end } = start(atEnd, true, () => doc);
+      const partials: string[] = [];
+      const slot = new Slot((text) => partials.push(text));
+      const following = stream.follow(slot);
+      push("  return a * b;\n");
+      await settle();
+      push("}\n");
+      await following;
+      push("int div(int a, int b) {\n");
+      end();
+      expect(await stream.settled).toEqual({ text: "  return a * b;\n}", replaceEnd: 0 });
+      expect(await stream.done).toEqual({ text: "  return a * b;\n}", replaceEnd: 0 });
+      expect(stream.raw).toBe("  return a * b;\n}\n");
+      expect(partials).toEqual(["  return a * b;"]);
+    });
+
+    it("keeps the plain rules while the syntax is not had (a grammar not loaded yet)", async () => {
+      const { stream, push, end } = start(atEnd, true, () => undefined);
+      push("  return a * b;\n}\n");
+      push("int div(int a, int b) {\n");
+      end();
+      expect((await stream.done)?.text).toBe("  return a * b;\n}\nint div(int a, int b) {");
+    });
   });
 });

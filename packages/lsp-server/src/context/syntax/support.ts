@@ -52,6 +52,25 @@ export function variantTree(family: Family, key: string, text: string): Tree | u
   }
 }
 
+/**
+ * The syntax tree of an open document's text, kept as the document's tree (so that {@link variantTree} re-parses
+ * from it): the kept tree itself when it is of this text, else re-parsed incrementally from it. Owned by the kept
+ * trees: the caller must not delete it. Undefined for a family not parsed with tree-sitter, a text over 1 MiB, or a
+ * grammar not loaded yet, whose load this starts without waiting for it (the next call may find it).
+ */
+export function documentTree(family: Family, key: string, text: string): Tree | undefined {
+  const entry = variants.get(family);
+  if (!entry || text.length > MAX_PARSE_CHARS) return undefined;
+  const grammar = grammarNow(entry.grammar);
+  if (grammar === undefined) void loadGrammar(entry.grammar);
+  if (!grammar) return undefined;
+  try {
+    return entry.trees.parse(key, text, grammar.parser);
+  } catch {
+    return undefined;
+  }
+}
+
 const EMPTY: Parsed = { imports: [], outline: { declarations: [], reexports: [] } };
 
 /**
