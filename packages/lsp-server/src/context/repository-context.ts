@@ -5,6 +5,7 @@ import type { Logger } from "../log/logger.js";
 import type { ContextSettings } from "../settings/settings.js";
 import { uriToPath, Workspace } from "../workspace/workspace.js";
 import { assembleBlock, type ContextBlock, type ContextSnippet, EMPTY_BLOCK } from "./block.js";
+import { MAX_FILE_BYTES } from "./file-policy.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { supportFor } from "./lang/index.js";
 import { familyOf } from "./languages.js";
@@ -231,7 +232,8 @@ export class RepositoryContext {
 
   /** A document was closed: keep its recently edited regions' text, forget the rest. */
   didClose(uri: string, doc: OpenDocument | undefined): void {
-    if (doc)
+    if (doc && tooLarge(doc)) this.#recent.forget(uri);
+    else if (doc)
       this.#recent.snapshot(uri, (line) =>
         line < doc.buffer.lineCount ? doc.buffer.lineAt(line) : undefined,
       );
@@ -589,6 +591,12 @@ export class RepositoryContext {
       this.#indexTimers.delete(uri);
       const doc = this.options.documents.get(uri);
       if (!doc) return;
+      if (tooLarge(doc)) {
+        // Grown past the limit since it was indexed: what was kept of it goes.
+        this.#indexes.delete(uri);
+        this.#parsedOpen.delete(uri);
+        return;
+      }
       if (this.#indexes.get(uri)?.version !== doc.version) this.#rebuildIndex(doc);
       // Its declarations too, so that a request from another document finds them parsed.
       const path = uriToPath(uri);
@@ -629,7 +637,7 @@ export class RepositoryContext {
     if (!uri) return undefined;
     const doc = this.options.documents.get(uri)!;
     return this.#sources.mayUse(path).then((allowed) => {
-      if (!allowed) return undefined;
+      if (!allowed || tooLarge(doc)) return undefined;
       const cached = this.#parsedOpen.get(uri);
       if (cached?.version === doc.version) return cached.module;
       const module = parseFile(path, linesOf(doc, 0, doc.buffer.lineCount), doc.languageId);
@@ -682,6 +690,15 @@ export function withoutTypedName(line: string): string {
   if (line.endsWith("::", end)) return line.slice(0, end - 2);
   if (line[end - 1] === ".") return line.slice(0, end - 1);
   return line.slice(0, end);
+}
+
+/**
+ * Whether an open document is over the size limit of files on disk (in UTF-16 code units, never more than its
+ * UTF-8 bytes): it is then no context for other documents, as such a file is not. Its window index and its parse
+ * would take several times its size (about 100 MB of garbage per version of a 5 MB buffer, and 40 MB kept).
+ */
+function tooLarge(doc: OpenDocument): boolean {
+  return doc.buffer.length > MAX_FILE_BYTES;
 }
 
 function supportOf(doc: OpenDocument): LanguageSupport | undefined {
