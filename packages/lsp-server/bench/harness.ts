@@ -80,20 +80,22 @@ export async function simProcess(options: SimOptions = {}) {
 
 /**
  * Start the built server over stdio against `sim`, initialized with `initializationOptions`, the client
- * `capabilities` (default none) and, when given, a workspace folder (absolute path).
+ * `capabilities` (default none) and, when given, a workspace folder (absolute path). `bin` is the server's entry
+ * (default this package's build; another build's to compare).
  */
 export async function launch(
   sim: { url: string },
   initializationOptions: Record<string, unknown>,
   workspace?: string,
   capabilities: Record<string, unknown> = {},
+  bin = BIN,
 ): Promise<Server> {
   const t0 = performance.now();
   // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean);
   const child = spawn(
-    nodeArgs ? process.execPath : BIN,
-    nodeArgs ? [...nodeArgs, BIN, "--stdio"] : ["--stdio"],
+    nodeArgs ? process.execPath : bin,
+    nodeArgs ? [...nodeArgs, bin, "--stdio"] : ["--stdio"],
     {
       env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: "sk-bench", INFILL_BASE_URL: sim.url },
       stdio: ["pipe", "pipe", "inherit"],

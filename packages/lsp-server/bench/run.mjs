@@ -1,11 +1,13 @@
-// The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it.
+// The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it. An argument names
+// another entry of bench/ to run alone (`node bench/run.mjs memory-main.ts`).
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 // One level below the package root, like bench/, so the bench's relative paths (../dist, ../src) hold.
-const outfile = fileURLToPath(new URL("../.bench/server-bench.mjs", import.meta.url));
+const entry = process.argv[2] ?? "server.ts";
+const outfile = fileURLToPath(new URL(`../.bench/${entry.replace(/\.ts$/, "")}-bench.mjs`, import.meta.url));
 await build({
-  entryPoints: [fileURLToPath(new URL("./server.ts", import.meta.url))],
+  entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
   outfile,
   bundle: true,
   platform: "node",
