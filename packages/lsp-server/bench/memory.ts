@@ -4,10 +4,15 @@
 // against it first, and the figures are printed side by side. Every figure is measured in this run.
 // Heap snapshots at each point: `BENCH_HEAP_SNAPSHOTS=1 BENCH_NODE_ARGS="--max-semi-space-size=1
 // --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>"`, then `node bench/heap-summary.mjs <one> [<another>]`.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { supportFor } from "../src/context/lang/index.js";
+import { familyOf } from "../src/context/languages.js";
+import { MEMORY_PER_SOURCE_BYTE } from "../src/context/source-cache.js";
 import { BIN, cpuOf, Doc, launch, type Position, report, type Server, simProcess } from "./harness.js";
 
 /** The heap figures `infill.status` reports (`server.memory`); absent from builds older than it. */
@@ -102,6 +107,42 @@ async function session(bin: string, completions: number): Promise<Figures> {
   }
 }
 
+/**
+ * The memory the repository context's source cache holds per byte of a file (its text and its parse), measured on
+ * the TypeScript sources of this repository's packages: the heap a garbage collection leaves after reading and
+ * parsing them all, over their size.
+ */
+function parseMemoryPerByte(): { files: number; bytes: number; perByte: number } {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  const packages = fileURLToPath(new URL("../../", import.meta.url));
+  const paths = ["core", "sim", "lsp-server"].flatMap((name) => {
+    const src = join(packages, name, "src");
+    return readdirSync(src, { recursive: true, encoding: "utf8" })
+      .filter((rel) => rel.endsWith(".ts"))
+      .map((rel) => join(src, rel));
+  });
+  const parseAll = () => {
+    let bytes = 0;
+    const kept: unknown[] = [];
+    for (const path of paths) {
+      const buffer = readFileSync(path);
+      bytes += buffer.length;
+      const family = familyOf(undefined, path);
+      if (family) kept.push(supportFor(family).parse(buffer.toString("utf8")));
+    }
+    return { bytes, kept };
+  };
+  // Once first, so that the parsers' compiled code is not counted.
+  parseAll();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const { bytes, kept } = parseAll();
+  gc();
+  const perByte = (process.memoryUsage().heapUsed - before) / bytes;
+  return { files: kept.length, bytes, perByte };
+}
+
 const describe = ({ rss, memory }: Figures["points"][number]) =>
   `${rss.toFixed(1)} MB` +
   (memory
@@ -113,6 +154,11 @@ const describe = ({ rss, memory }: Figures["points"][number]) =>
  * the long session: a figure every 1,000) and a 5 MB buffer, against `BENCH_BASE_BIN` too when set.
  */
 export async function memoryBench(): Promise<void> {
+  const parses = parseMemoryPerByte();
+  console.log(
+    `  the source cache's parses: ${parses.perByte.toFixed(2)} bytes of heap per byte of source (${parses.files} files, ` +
+      `${(parses.bytes / MB).toFixed(1)} MB), where its bound estimates ${MEMORY_PER_SOURCE_BYTE}`,
+  );
   const completions = Number(process.env.BENCH_MEMORY_COMPLETIONS ?? 300);
   const base = process.env.BENCH_BASE_BIN;
   const runs: Array<{ name: string; figures: Figures }> = [];
