@@ -2,7 +2,7 @@
 # Provision real editors for the end-to-end tests into a per-machine cache.
 #
 #   scripts/provision-editors.sh [--print-bin] [--force] [TARGET...]
-#   TARGET: nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | all   (default: all)
+#   TARGET: nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | ctags | all   (default: all)
 #
 # Editors come from Debian's archive (the mirror the machine's own apt uses):
 #   nvim-0.10  neovim 0.10.x  from trixie              -> <cache>/bin/nvim-0.10
@@ -12,8 +12,11 @@
 #   tmux       tmux           from bookworm            -> <cache>/bin/tmux
 #   luacheck   luacheck 1.1.x from bookworm (lua-check, run by its own lua5.1)
 #                                                      -> <cache>/bin/luacheck
+#   ctags      Universal Ctags 5.9 from bookworm (universal-ctags)
+#                                                      -> <cache>/bin/ctags
 # `all` is the editors only; luacheck (the Neovim plugin's linter, not needed
-# by any test) is provisioned only when asked for by name.
+# by any test) and ctags (the oracle of the context eval, `pnpm eval`) are
+# provisioned only when asked for by name.
 #
 # Nothing is installed into the system: apt runs against private state under
 # <cache>/.apt (own sources.list, lists, status file, no system apt.conf.d), each
@@ -55,10 +58,11 @@ Usage: scripts/provision-editors.sh [--print-bin] [--force] [TARGET...]
 
 Provision editors for end-to-end tests into a private, cached location and
 write wrapper scripts to <cache>/bin: nvim-0.10, nvim-0.12, hx, emacs, tmux
-(and luacheck, the Lua linter, when asked for by name).
+(and luacheck, the Lua linter, and ctags, the context eval's oracle, when asked
+for by name).
 
-  TARGET       nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | all
-               (default: all = every editor; luacheck is not part of it)
+  TARGET       nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | ctags | all
+               (default: all = every editor; luacheck and ctags are not part of it)
   --print-bin  on success, print the wrapper directory (<cache>/bin) on stdout
   --force      rebuild the requested targets even if they are cached
 
@@ -141,11 +145,11 @@ for arg in "$@"; do
 		exit 0
 		;;
 	all) targets+=("${ALL_TARGETS[@]}") ;;
-	nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck) targets+=("$arg") ;;
+	nvim-0.10 | nvim-0.12 | helix | emacs | tmux | luacheck | ctags) targets+=("$arg") ;;
 	hx) targets+=(helix) ;;
 	*)
 		REPORTED=1
-		printf '%s: unknown argument %q (expected --print-bin, --force, nvim-0.10, nvim-0.12, helix, emacs, tmux, luacheck or all)\n' "$PROG" "$arg" >&4
+		printf '%s: unknown argument %q (expected --print-bin, --force, nvim-0.10, nvim-0.12, helix, emacs, tmux, luacheck, ctags or all)\n' "$PROG" "$arg" >&4
 		exit 2
 		;;
 	esac
@@ -182,6 +186,7 @@ spec() {
 		S_CHAN=bookworm S_PKG=lua-check S_GLOB='1.1.*' S_BIN=luacheck S_EXPECT='Luacheck: 1.1'
 		S_STUBS='dpkg install-info' # readline-common's, for its info page
 		;;
+	ctags) S_CHAN=bookworm S_PKG=universal-ctags S_GLOB='5.9.*' S_BIN=ctags S_EXPECT='Universal Ctags 5.9' ;;
 	patchelf) S_CHAN=bookworm S_PKG=patchelf ;;
 	*) die "internal error: no recipe for '$1'" ;;
 	esac
@@ -614,6 +619,17 @@ verify() {
 		[[ $rc == 1 && $out == *"warn.lua:1:7: (W211) unused variable 'unused'"* && $out == *"1 warning / 0 errors in 2 files"* ]] ||
 			die "$TARGET: verification failed: linting a test directory gave exit $rc: ${out//$'\n'/; } [log: $LOGFILE]"
 		;;
+	ctags)
+		out=$("${venv[@]}" timeout 60 "$w" --version 2>&1)
+		echo "$out"
+		expect "ctags --version" "$S_EXPECT" "$out"
+		# The eval reads ctags' JSON output: check that this build has it, on a real file.
+		printf 'int answer(void) {\n  return 42;\n}\n' >"$vhome/answer.c"
+		out=$("${venv[@]}" timeout 60 "$w" --options=NONE --output-format=json --fields=+n -f - answer.c 2>&1)
+		echo "$out"
+		[[ $out == *'"name": "answer"'*'"line": 1'* ]] ||
+			die "$TARGET: verification failed: 'ctags --output-format=json' printed: ${out//$'\n'/; } [log: $LOGFILE]"
+		;;
 	esac
 	cd /
 }
@@ -681,6 +697,11 @@ exec \"\$root/usr/bin/emacs-nox\" \"\$@\""
 export LUA_PATH=\"\$root/usr/share/lua/5.1/?.lua;\$root/usr/share/lua/5.1/?/init.lua\"
 export LUA_CPATH=\"\$root/usr/lib/$TRIPLET/lua/5.1/?.so\"
 exec \"\$root/usr/bin/lua5.1\" \"\$root/usr/bin/luacheck\" \"\$@\""
+		;;
+	ctags)
+		relocate_elves usr/bin
+		desc="Universal Ctags $SEL_VERSION (Debian universal-ctags, $S_CHAN)"
+		body='exec "$root/usr/bin/ctags-universal" "$@"'
 		;;
 	esac
 

@@ -311,6 +311,19 @@ describe("what each provider is sent", () => {
     expect(sim.requests[1]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
+  it("deepseek: logprobs asked for come back as the sampled tokens' log probabilities, whole and streamed", async () => {
+    const { sim, client, request } = await setup(CASES[0] as Case);
+    const whole = await client.complete({ ...request, logprobs: 1 });
+    expect(Object.keys(sim.requests[0]?.body as object)).toContain("logprobs");
+    expect(whole.logprobs?.length).toBeGreaterThan(0);
+    for (const value of whole.logprobs ?? []) expect(value).toBeLessThanOrEqual(0);
+    const chunks = await drain(client.stream({ ...request, logprobs: 1 }));
+    const streamed = chunks.flatMap((chunk) => chunk.logprobs ?? []);
+    expect(streamed).toEqual(whole.logprobs);
+    // Not asked: none.
+    expect((await client.complete(request)).logprobs).toBeUndefined();
+  });
+
   it("ollama: options.num_predict/temperature/stop, stream: false when not streaming, keep_alive 30m", async () => {
     const { sim, client, request } = await setup(CASES[2] as Case);
     await client.complete({ ...request, temperature: 0, stop: "\n\n" });

@@ -10,6 +10,7 @@ import { RepositoryContext } from "../src/context/repository-context.js";
 import { Documents } from "../src/documents/documents.js";
 import { defaultSettings } from "../src/settings/settings.js";
 import { cacheHitRatio, Doc, launch, type Position, quantile, report } from "./harness.js";
+import { symbolIndexBench } from "./symbol-index.js";
 
 const AREAS = 40;
 const MODULES_PER_AREA = 50;
@@ -225,4 +226,6 @@ export async function contextBench(): Promise<void> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  console.log("  the workspace symbol index:");
+  await symbolIndexBench();
 }

@@ -80,15 +80,15 @@ export async function simProcess(options: SimOptions = {}) {
 
 /**
  * Start the built server over stdio against `sim`, initialized with `initializationOptions`, the client
- * `capabilities` (default none) and, when given, a workspace folder (absolute path). `bin` is the server's entry
- * (default this package's build; another build's to compare).
+ * `capabilities` (default none) and, when given, a workspace folder (absolute path).
  */
 export async function launch(
   sim: { url: string },
   initializationOptions: Record<string, unknown>,
   workspace?: string,
   capabilities: Record<string, unknown> = {},
-  bin = BIN,
+  /** The server to run: the built one by default (another build's, to compare with). */
+  bin: string = BIN,
 ): Promise<Server> {
   const t0 = performance.now();
   // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
@@ -137,9 +137,9 @@ export class Doc {
     readonly server: Server,
     readonly uri: string,
   ) {}
-  static async open(server: Server, uri: string, text: string): Promise<Doc> {
+  static async open(server: Server, uri: string, text: string, languageId = "typescript"): Promise<Doc> {
     await server.rpc.sendNotification("textDocument/didOpen", {
-      textDocument: { uri, languageId: "typescript", version: 1, text },
+      textDocument: { uri, languageId, version: 1, text },
     });
     return new Doc(server, uri);
   }

@@ -1,13 +1,13 @@
-// The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it. An argument names
-// another entry of bench/ to run alone (`node bench/run.mjs memory-main.ts`).
+// The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 // One level below the package root, like bench/, so the bench's relative paths (../dist, ../src) hold.
-const entry = process.argv[2] ?? "server.ts";
-const outfile = fileURLToPath(new URL(`../.bench/${entry.replace(/\.ts$/, "")}-bench.mjs`, import.meta.url));
+// `node bench/run.mjs parsers` runs one part alone (bench/parsers-main.ts); no argument, the whole benchmark.
+const part = process.argv[2];
+const outfile = fileURLToPath(new URL(`../.bench/${part ?? "server"}-bench.mjs`, import.meta.url));
 await build({
-  entryPoints: [fileURLToPath(new URL(`./${entry}`, import.meta.url))],
+  entryPoints: [fileURLToPath(new URL(part ? `./${part}-main.ts` : "./server.ts", import.meta.url))],
   outfile,
   bundle: true,
   platform: "node",
@@ -17,7 +17,7 @@ await build({
   mainFields: ["module", "main"],
   logLevel: "warning",
   banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
   },
 });
 await import(pathToFileURL(outfile).href);

@@ -18,9 +18,12 @@ import {
   report,
   simProcess,
 } from "./harness.js";
+import { hotStreakBench } from "./hot-streak.js";
 import { memoryBench } from "./memory.js";
+import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
+import { syntaxBench } from "./syntax.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -278,10 +281,14 @@ console.log("following a request in flight:");
 await followBench();
 console.log("hedged follow (a stream slow to its first token):");
 await hedgeBench();
+console.log("the next suggestion after an accept (hot streak and prefetch):");
+await hotStreakBench();
 console.log("repository context:");
 await contextBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+await syntaxBench(sim);
+await parsersBench();
 await sim.close();
 
 printSummary();

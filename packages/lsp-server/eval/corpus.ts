@@ -1,9 +1,11 @@
 // The corpora, pinned, and how each becomes a workspace folder of its own, as an editor would open it.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { isCorpusSource } from "./holes.js";
+import { debianFile, unpack } from "./debian-archive.js";
+import type { DebianCorpus } from "./debian-corpora.js";
+import { isSourceOf, type Language } from "./languages.js";
 import { type PinnedPackage, packageFiles } from "./npm-package.js";
 
 const run = promisify(execFile);
@@ -12,13 +14,15 @@ const run = promisify(execFile);
 export interface Corpus {
   /** Name and version, as printed: `zod 4.6.7`, `infill @ 1a2b3c4d5e6f` (a commit). */
   readonly name: string;
+  /** Its language: TypeScript corpora have the compiler as their oracle, the others ctags. */
+  readonly language: Language;
   /** `held out` corpora are never tuned on; `tuning` is what the context was developed against. */
   readonly role: "held out" | "tuning";
   /** Where the files came from, one line. */
   readonly origin: string;
   /** The workspace folder (absolute). */
   readonly root: string;
-  /** Workspace-relative paths of its source files, `/`-separated, sorted. */
+  /** Workspace-relative paths of its source files (of its language), `/`-separated, sorted. */
   readonly files: readonly string[];
   /**
    * For a monorepo: each package name (and exported subpath) and its source file, workspace-relative, as tsconfig
@@ -72,9 +76,10 @@ export const HELD_OUT: readonly PackageCorpus[] = [
 export async function packageCorpus(spec: PackageCorpus, repoRoot: string, scratch: string): Promise<Corpus> {
   const { dir, from } = await packageFiles(spec, repoRoot, scratch);
   const root = path.join(scratch, `${spec.name.replace("/", "-")}-${spec.version}`);
-  const files = copySources(path.join(dir, spec.sources), root, spec.sources);
+  const files = copySources(path.join(dir, spec.sources), root, spec.sources, "TypeScript");
   return {
     name: `${spec.name} ${spec.version}`,
+    language: "TypeScript",
     role: "held out",
     origin: `npm ${spec.name}@${spec.version} ${spec.integrity.slice(0, 19)}… (${from === "lockfile" ? "this repository's install" : "packed from the registry"}), ${spec.sources}/`,
     root,
@@ -103,29 +108,63 @@ export async function repositoryCorpus(repoRoot: string, scratch: string): Promi
   await run("tar", ["-xf", archive, "-C", root]);
   return {
     name: `infill @ ${commit}`,
+    language: "TypeScript",
     role: "tuning",
     origin: `this repository's packages/*/src as committed at HEAD ${commit}, a pnpm workspace`,
     root,
-    files: listSources(root),
+    files: listSources(root, "TypeScript"),
     packagePaths: REPOSITORY_PACKAGES,
   };
 }
 
-/** A folder of sources copied as it is into `<scratch>/<name>` (the smoke test's fixture). */
-export function folderCorpus(name: string, dir: string, scratch: string): Corpus {
+/**
+ * A pinned file of Debian's archive, unpacked, its `layout` folders moved into the workspace
+ * `<scratch>/<name>-<version>` (the whole project: sources, build files, docs, as a developer opens it).
+ */
+export async function debianCorpus(spec: DebianCorpus, scratch: string): Promise<Corpus> {
+  const archive = await debianFile(spec.file);
+  const unpacked = mkdtempSync(path.join(scratch, "unpacked-"));
+  await unpack(archive, unpacked);
+  const root = path.join(scratch, `${spec.name.replace(/\W+/g, "-")}-${spec.version}`);
+  for (const [from, to] of Object.entries(spec.layout)) {
+    const target = path.join(root, to);
+    mkdirSync(path.dirname(target), { recursive: true });
+    renameSync(path.join(unpacked, from), target);
+  }
+  rmSync(unpacked, { recursive: true, force: true });
+  return {
+    name: `${spec.name} ${spec.version}`,
+    language: spec.language,
+    role: spec.role,
+    origin: `Debian ${spec.debian}, ${path.posix.basename(spec.file.pool)} sha256 ${spec.file.sha256.slice(0, 12)}…: ${spec.why}`,
+    root,
+    files: listSources(root, spec.language),
+  };
+}
+
+/** A folder copied as it is into `<scratch>/<name>` (the smoke test's fixtures); its sources are the corpus. */
+export function folderCorpus(
+  name: string,
+  dir: string,
+  scratch: string,
+  language: Language = "TypeScript",
+): Corpus {
   const root = path.join(scratch, name);
-  return { name, role: "tuning", origin: dir, root, files: copySources(dir, root, ".") };
+  cpSync(dir, root, { recursive: true });
+  return { name, language, role: "tuning", origin: dir, root, files: listSources(root, language) };
 }
 
 /** Copy the corpus source files under `from` to `root/into`; returns them workspace-relative, sorted. */
-function copySources(from: string, root: string, into: string): string[] {
-  for (const file of listSources(from)) cpSync(path.join(from, file), path.join(root, into, file));
-  return listSources(root);
+function copySources(from: string, root: string, into: string, language: Language): string[] {
+  for (const file of listSources(from, language)) cpSync(path.join(from, file), path.join(root, into, file));
+  return listSources(root, language);
 }
 
-function listSources(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])
-    .map((file) => file.split(path.sep).join("/"))
-    .filter(isCorpusSource)
+/** The regular files (not symbolic links) of the language under `dir`, relative, `/`-separated, sorted. */
+function listSources(dir: string, language: Language): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .filter((file) => isSourceOf(language, file))
     .sort();
 }

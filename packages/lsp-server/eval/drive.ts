@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Sim } from "@infill/sim";
 import type { Position } from "vscode-languageserver-protocol/node";
 import type { Corpus } from "./corpus.js";
-import type { Hole } from "./holes.js";
+import type { Hole } from "./hole.js";
 import type { CompletionMetrics, EditorSession } from "./lsp-client.js";
 import { chooseTabs, stableRank } from "./sample.js";
 

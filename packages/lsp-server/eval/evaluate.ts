@@ -1,7 +1,10 @@
 // One corpus, context off and on: find and sample the holes, drive a server per configuration, account the tokens.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { type Sim, startSim } from "@infill/sim";
 import { defaultSettings } from "../src/settings/settings.js";
 import type { Corpus } from "./corpus.js";
+import type { Tag } from "./ctags.js";
 import {
   type Observation,
   planSession,
@@ -14,9 +17,12 @@ import {
   WorkspaceFiles,
 } from "./drive.js";
 import { type ConfigFigures, type ConfigRun, changedRequests, figuresOf, type Ratio } from "./figures.js";
-import { findHoles, type Hole } from "./holes.js";
+import type { Hole } from "./hole.js";
+import { findHoles } from "./holes.js";
+import { languageIdOf } from "./languages.js";
 import { launch } from "./lsp-client.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
+import { findTagHoles } from "./tag-holes.js";
 import { usageOf } from "./usage.js";
 
 /** The two configurations compared, in report order. */
@@ -33,6 +39,11 @@ export interface EvaluateOptions {
   /** Path of the built `infill-lsp.js`. */
   readonly bin: string;
   readonly caps: SampleCaps;
+  /**
+   * The ctags outline of a corpus in a language other than TypeScript (`runCtags`; the smoke test reads a
+   * committed one). Default: none, and such a corpus throws.
+   */
+  readonly tags?: (corpus: Corpus) => Promise<readonly Tag[]>;
   /** Progress lines (not figures); default none. */
   readonly progress?: (line: string) => void;
 }
@@ -59,7 +70,7 @@ export interface CorpusResult {
 export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): Promise<CorpusResult> {
   const progress = options.progress ?? (() => {});
   const t0 = performance.now();
-  const found = findHoles(corpus.root, corpus.files, corpus.packagePaths);
+  const found = await findCorpusHoles(corpus, options);
   const sampled = sampleHoles(found, options.caps);
   progress(
     `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
@@ -84,6 +95,24 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
   return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures, changed };
 }
 
+/** The holes of a corpus, by its language's oracle: the TypeScript compiler, or ctags. */
+export async function findCorpusHoles(
+  corpus: Corpus,
+  options: Pick<EvaluateOptions, "tags">,
+): Promise<Hole[]> {
+  if (corpus.language === "TypeScript") return findHoles(corpus.root, corpus.files, corpus.packagePaths);
+  if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
+  const tags = await options.tags(corpus);
+  const read = (file: string) => {
+    try {
+      return readFileSync(path.join(corpus.root, file), "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+  return findTagHoles(corpus.language, corpus.files, read, tags);
+}
+
 async function runConfig(
   sim: Sim,
   corpus: Corpus,
@@ -98,6 +127,7 @@ async function runConfig(
     bin: options.bin,
     baseUrl: sim.url,
     root: corpus.root,
+    languageId: (file) => languageIdOf(corpus.language, file),
     initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
   });
   const observations = {} as Record<Scenario, Observation[]>;

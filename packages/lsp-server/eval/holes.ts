@@ -2,64 +2,14 @@
 // shares no code with the server's own import parsing and declaration outlining.
 import path from "node:path";
 import ts from "typescript";
-
-/** How the hole's identifier reached the current file. */
-export type ImportKind = "named" | "namespace" | "default";
-
-/** What was being typed at the hole: `X(`, `new X(`, `X.`, `X<`. */
-export type HolePattern = "call" | "new" | "member" | "generic";
-
-/** Every import kind, in report order. */
-export const IMPORT_KINDS: readonly ImportKind[] = ["named", "namespace", "default"];
-
-/** Every hole pattern, in report order. */
-export const HOLE_PATTERNS: readonly HolePattern[] = ["call", "new", "member", "generic"];
-
-/** Where a hole's identifier is declared: a workspace-relative path and the declaration's name line. */
-export interface DeclarationLine {
-  /** Workspace-relative path, `/`-separated. */
-  readonly file: string;
-  /** 0-based line of the declaration's name. */
-  readonly line: number;
-  /** That line, trimmed: what a request must contain for the hole to count as recalled. */
-  readonly text: string;
-}
-
-/** A place where completing the line needs a declaration from another file. */
-export interface Hole {
-  /** `file:line:character` (1-based), stable across runs. */
-  readonly id: string;
-  /** Workspace-relative path of the current file, `/`-separated. */
-  readonly file: string;
-  /** The cursor (0-based, UTF-16): right after the `(`, `.` or `<` that follows the identifier. */
-  readonly line: number;
-  readonly character: number;
-  /** The cursor as an offset into the file's text (UTF-16). */
-  readonly offset: number;
-  /** The identifier X whose declaration the completion needs (for `ns.X(`, X). */
-  readonly name: string;
-  readonly importKind: ImportKind;
-  readonly pattern: HolePattern;
-  /**
-   * X's declarations in other files of the corpus (several for overloads and merged declarations); the hole is
-   * recalled when a request contains any of their lines.
-   */
-  readonly declarations: readonly DeclarationLine[];
-  /** Workspace-relative paths of the corpus files the current file imports from (for choosing unrelated tabs). */
-  readonly imports: readonly string[];
-  /**
-   * Whether X came through a bare specifier (`@scope/pkg`, not `./x`): another package of the workspace, which
-   * the oracle resolves through the corpus's own `paths` (`Corpus.packagePaths`).
-   */
-  readonly crossPackage: boolean;
-}
+import type { DeclarationLine, Hole, HolePattern, ImportKind } from "./hole.js";
 
 /** Source extensions the oracle reads (declaration files are not corpus code). */
 const SOURCE = /\.(?:[cm]?ts|tsx)$/;
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
-/** Whether a workspace-relative path is a corpus source file. */
-export function isCorpusSource(file: string): boolean {
+/** Whether a workspace-relative path is a TypeScript corpus source file (declaration files are not). */
+export function isTypeScriptSource(file: string): boolean {
   return SOURCE.test(file) && !DECLARATION_FILE.test(file);
 }
 
@@ -102,7 +52,7 @@ export function findHoles(
 ): Hole[] {
   const absolute = (file: string) => path.join(root, file);
   const relative = (fileName: string) => path.relative(root, fileName).split(path.sep).join("/");
-  const corpus = new Set(files.filter(isCorpusSource).map(absolute));
+  const corpus = new Set(files.filter(isTypeScriptSource).map(absolute));
   const paths = Object.fromEntries(
     Object.entries(packagePaths).map(([name, targets]) => [name, [...targets]]),
   );
@@ -110,7 +60,7 @@ export function findHoles(
   const checker = program.getTypeChecker();
   const holes: Hole[] = [];
 
-  for (const file of [...files].filter(isCorpusSource).sort()) {
+  for (const file of [...files].filter(isTypeScriptSource).sort()) {
     const source = program.getSourceFile(absolute(file));
     if (!source) continue;
     const text = source.text;
@@ -158,7 +108,7 @@ export function findHoles(
         character: cursor.character,
         offset,
         name: identifier.text,
-        importKind: use.kind,
+        stratum: use.kind,
         pattern,
         declarations,
         imports,

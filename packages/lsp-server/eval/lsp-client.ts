@@ -28,6 +28,8 @@ export interface LaunchOptions {
   baseUrl: string;
   /** The workspace folder (absolute). */
   root: string;
+  /** The LSP language id of a workspace-relative file, as an editor sends it in `didOpen`. */
+  languageId: (file: string) => string;
   initializationOptions: Record<string, unknown>;
 }
 
@@ -45,9 +47,6 @@ export interface EditorSession {
   inline(file: string, at: Position): Promise<InlineCompletionList | null>;
   shutdown(): Promise<void>;
 }
-
-/** Language ids by extension, as editors send them. */
-const LANGUAGE_IDS: Record<string, string> = { ".tsx": "typescriptreact" };
 
 /**
  * Spawn the built server (the file itself, as an editor does, so its shebang's Node flags apply) with a fake key
@@ -91,9 +90,8 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
     messages,
     async open(file, text) {
       versions.set(file, 1);
-      const languageId = LANGUAGE_IDS[file.slice(file.lastIndexOf("."))] ?? "typescript";
       await rpc.sendNotification("textDocument/didOpen", {
-        textDocument: { uri: uriOf(file), languageId, version: 1, text },
+        textDocument: { uri: uriOf(file), languageId: options.languageId(file), version: 1, text },
       });
     },
     async insert(file, at, text) {

@@ -1,13 +1,18 @@
-// The printed report: per corpus, context off and on side by side with the goals; then the goals per corpus. Pure.
+// The printed report: per corpus, context off and on side by side with the goals; then one line per corpus with
+// the headline figures off → on against the goals. Pure.
 import { SCENARIOS, type Scenario } from "./drive.js";
 import { CONFIGS, type ConfigName, type CorpusResult } from "./evaluate.js";
-import { type ConfigFigures, GOALS, type Ratio } from "./figures.js";
-import { HOLE_PATTERNS, type Hole, IMPORT_KINDS, type ImportKind } from "./holes.js";
+import { type ConfigFigures, GOALS, type Ratio, recallGoals } from "./figures.js";
+import { type Hole, type HolePattern, IMPORT_KINDS, REACHES, type Stratum } from "./hole.js";
+import { LANGUAGES, type Language, languageIdOf } from "./languages.js";
 
-const KIND_LABELS: Record<ImportKind, string> = {
+const STRATUM_LABELS: Record<Stratum, string> = {
   named: "named import",
   namespace: "namespace member",
   default: "default import",
+  import: "reachable by an import",
+  package: "same package, namespace or folder",
+  name: "only by name",
 };
 
 const SCENARIO_LABELS: Record<Scenario, string> = {
@@ -20,9 +25,27 @@ const COLUMN = 14;
 
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined ? "n/a" : value.toFixed(digits);
-const share = (r: Ratio) => (r.total === 0 ? "n/a" : (r.hits / r.total).toFixed(3));
+const share = (r: Ratio | undefined) => (!r || r.total === 0 ? "n/a" : (r.hits / r.total).toFixed(3));
 const percent = (value: number | undefined) =>
   value === undefined ? "n/a" : `${(100 * value).toFixed(1)} %`;
+
+/** The strata a corpus's holes fall in, in report order. */
+function strataOf(language: Language): readonly Stratum[] {
+  return language === "TypeScript" ? IMPORT_KINDS : REACHES;
+}
+
+/** The hole patterns a language has, in report order. */
+function patternsOf(language: Language): readonly HolePattern[] {
+  if (language === "TypeScript") return ["call", "new", "member", "generic"];
+  const spec = LANGUAGES[language];
+  return [
+    "call",
+    ...(spec.newOperator ? (["new"] as const) : []),
+    ...(spec.member ? (["member"] as const) : []),
+    ...(spec.scope ? (["scope"] as const) : []),
+    ...(spec.arrow ? (["arrow"] as const) : []),
+  ];
+}
 
 function counts<T extends string>(
   holes: readonly Hole[],
@@ -46,13 +69,26 @@ function rowOf(label: string, result: CorpusResult, cell: (f: ConfigFigures) => 
   return row(label, cells, goal);
 }
 
+/** How the holes run were chosen, one phrase. */
+function samplingOf(result: CorpusResult): string {
+  const { caps } = result;
+  return caps.stratified
+    ? `≤ ${caps.perStratum} per stratum: import kind × same or other package; ≤ ${caps.perFile} per file and stratum; stable-hash order`
+    : `a proportional sample: ≤ ${caps.perStratum} per corpus, ≤ ${caps.perFile} per file; stable-hash order`;
+}
+
 /** The report block of one corpus. */
 export function formatCorpus(result: CorpusResult): string[] {
-  const { corpus, found, sampled, caps, session } = result;
+  const { corpus, found, sampled, session } = result;
+  const strata = strataOf(corpus.language);
+  const patterns = patternsOf(corpus.language);
+  const typescript = corpus.language === "TypeScript";
+  const goals = recallGoals(corpus.language);
   const lines = [
-    `${corpus.name} (${corpus.role}): ${corpus.origin}`,
-    `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, IMPORT_KINDS, (h) => h.importKind)}; ${counts(found, HOLE_PATTERNS, (h) => h.pattern)}; from another workspace package ${found.filter((h) => h.crossPackage).length}`,
-    `  holes run ${sampled.length} (≤ ${caps.perKind} per stratum: import kind × same or other package; ≤ ${caps.perFile} per file and stratum; stable-hash order): ${counts(sampled, IMPORT_KINDS, (h) => h.importKind)}; ${counts(sampled, HOLE_PATTERNS, (h) => h.pattern)}`,
+    `${corpus.name} (${corpus.language}, ${corpus.role}): ${corpus.origin}`,
+    `  opened with languageId ${JSON.stringify(languageIdOf(corpus.language, corpus.files[0] ?? ""))}; the server's own outline and import resolution for it, whatever they are`,
+    `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, strata, (h) => h.stratum)}; ${counts(found, patterns, (h) => h.pattern)}${typescript ? `; from another workspace package ${found.filter((h) => h.crossPackage).length}` : ""}`,
+    `  holes run ${sampled.length} (${samplingOf(result)}): ${counts(sampled, strata, (h) => h.stratum)}; ${counts(sampled, patterns, (h) => h.pattern)}`,
     row("", { off: "context off", on: "context on" }, "goal (on)"),
   ];
   for (const scenario of SCENARIOS) {
@@ -61,21 +97,25 @@ export function formatCorpus(result: CorpusResult): string[] {
         SCENARIO_LABELS[scenario],
         result,
         (f) => share(f.recall[scenario].all),
-        `≥ ${scenario === "disk" ? GOALS.recallDisk : GOALS.recallTabs}`,
+        `≥ ${goals[scenario].toFixed(2)}${LANGUAGES[corpus.language].lookup === "symbol index" ? " (no imports to follow: by name)" : ""}`,
       ),
     );
-    for (const kind of IMPORT_KINDS) {
-      const n = sampled.filter((h) => h.importKind === kind).length;
+    for (const stratum of strata) {
+      const n = sampled.filter((h) => h.stratum === stratum).length;
       lines.push(
-        rowOf(`    ${KIND_LABELS[kind]} (${n})`, result, (f) => share(f.recall[scenario].byKind[kind])),
+        rowOf(`    ${STRATUM_LABELS[stratum]} (${n})`, result, (f) =>
+          share(f.recall[scenario].byStratum[stratum]),
+        ),
       );
     }
-    const across = sampled.filter((h) => h.crossPackage).length;
-    lines.push(
-      rowOf(`    of which from another workspace package (${across})`, result, (f) =>
-        share(f.recall[scenario].crossPackage),
-      ),
-    );
+    if (typescript) {
+      const across = sampled.filter((h) => h.crossPackage).length;
+      lines.push(
+        rowOf(`    of which from another workspace package (${across})`, result, (f) =>
+          share(f.recall[scenario].crossPackage),
+        ),
+      );
+    }
   }
   for (const scenario of SCENARIOS) {
     const { hits, total } = result.changed[scenario];
@@ -126,7 +166,7 @@ export function formatCorpus(result: CorpusResult): string[] {
       "context selection p50 / p99 (ms)",
       result,
       (f) => (f.selectionMs ? `${fixed(f.selectionMs.p50, 2)} / ${fixed(f.selectionMs.p99, 2)}` : "n/a"),
-      `p50 < ${GOALS.selectionP50Ms}`,
+      `p50 < ${GOALS.selectionP50Ms}, p99 < ${GOALS.selectionP99Ms}`,
     ),
     rowOf("  requests whose metrics report it", result, (f) => String(f.selectionMs?.n ?? 0)),
   );
@@ -137,60 +177,87 @@ export function formatCorpus(result: CorpusResult): string[] {
   return lines;
 }
 
-/** A goal checked on the "context on" figures of a corpus; undefined when it was not measured. */
-interface Goal {
-  readonly label: string;
-  readonly value: (f: ConfigFigures) => { text: string; ok: boolean } | undefined;
+/** `off → on`, with ✓ or ✗ for `on` against a goal (none: no mark). */
+function offOn(off: string, on: string, ok?: boolean): string {
+  return `${off} → ${on}${ok === undefined ? "" : ok ? " ✓" : " ✗"}`;
 }
 
-const GOAL_ROWS: readonly Goal[] = [
-  {
-    label: `recall from disk ≥ ${GOALS.recallDisk}`,
-    value: (f) => ratioGoal(f.recall.disk.all, GOALS.recallDisk),
-  },
-  {
-    label: `recall with tabs ≥ ${GOALS.recallTabs}`,
-    value: (f) => ratioGoal(f.recall.tabs.all, GOALS.recallTabs),
-  },
-  {
-    label: "no request over the budget",
-    value: (f) => ({ text: `${f.overBudget.hits} over`, ok: f.overBudget.hits === GOALS.overBudget }),
-  },
-  {
-    label: `cache hits ≥ ${100 * GOALS.cacheHits} %`,
-    value: (f) =>
-      f.cacheHits !== undefined
-        ? { text: percent(f.cacheHits), ok: f.cacheHits >= GOALS.cacheHits }
-        : undefined,
-  },
-  {
-    label: `selection p50 < ${GOALS.selectionP50Ms} ms`,
-    value: (f) =>
-      f.selectionMs && {
-        text: `${fixed(f.selectionMs.p50, 2)} ms`,
-        ok: f.selectionMs.p50 < GOALS.selectionP50Ms,
+const ratioOk = (r: Ratio, goal: number) => (r.total === 0 ? undefined : r.hits / r.total >= goal);
+
+/** A column of the summary: its heading and its cell for a corpus. */
+interface SummaryColumn {
+  readonly heading: string;
+  readonly cell: (result: CorpusResult) => string;
+}
+
+const SUMMARY_COLUMNS: readonly SummaryColumn[] = [
+  { heading: "language", cell: (r) => r.corpus.language },
+  { heading: "corpus", cell: (r) => `${r.corpus.name}${r.corpus.role === "tuning" ? " (tuning)" : ""}` },
+  { heading: "holes", cell: (r) => String(r.sampled.length) },
+  ...SCENARIOS.map(
+    (scenario): SummaryColumn => ({
+      heading: scenario === "disk" ? "recall, current file only" : "recall, with tabs",
+      cell: (r) => {
+        const { off, on } = r.figures;
+        const goal = recallGoals(r.corpus.language)[scenario];
+        return offOn(
+          share(off.recall[scenario].all),
+          share(on.recall[scenario].all),
+          ratioOk(on.recall[scenario].all, goal),
+        );
       },
+    }),
+  ),
+  {
+    heading: "over budget",
+    cell: (r) => {
+      const { hits, total } = r.figures.on.overBudget;
+      return `${r.figures.off.overBudget.hits} → ${hits}/${total}${hits === GOALS.overBudget ? " ✓" : " ✗"}`;
+    },
+  },
+  {
+    heading: "prompt tokens",
+    cell: (r) =>
+      offOn(fixed(r.figures.off.meanPromptTokens.disk, 0), fixed(r.figures.on.meanPromptTokens.disk, 0)),
+  },
+  {
+    heading: "cache hits",
+    cell: (r) => {
+      const on = r.figures.on.cacheHits;
+      return offOn(
+        percent(r.figures.off.cacheHits),
+        percent(on),
+        on === undefined ? undefined : on >= GOALS.cacheHits,
+      );
+    },
+  },
+  {
+    heading: "selection p50 / p99 ms",
+    cell: (r) => {
+      const s = r.figures.on.selectionMs;
+      if (!s) return "n/a";
+      const ok = s.p50 < GOALS.selectionP50Ms && s.p99 < GOALS.selectionP99Ms;
+      return `${fixed(s.p50, 2)} / ${fixed(s.p99, 1)}${ok ? " ✓" : " ✗"}`;
+    },
   },
 ];
 
-function ratioGoal(r: Ratio, goal: number): { text: string; ok: boolean } | undefined {
-  return r.total === 0 ? undefined : { text: share(r), ok: r.hits / r.total >= goal };
-}
-
-/** The goals of every corpus with context on: ✓ met, ✗ missed, · not measured. */
+/**
+ * One line per corpus: recall off → on in both scenarios, requests over the budget, mean prompt tokens (current
+ * file only), the session's cache hits and the selection time with context on; ✓ or ✗ against the goals.
+ */
 export function formatSummary(results: readonly CorpusResult[]): string[] {
-  const width = Math.max(...GOAL_ROWS.map((g) => g.label.length));
-  const column = Math.max(14, ...results.map((r) => r.corpus.name.length + 2));
+  const cells = results.map((r) => SUMMARY_COLUMNS.map((c) => c.cell(r)));
+  const widths = SUMMARY_COLUMNS.map((c, i) =>
+    Math.max(c.heading.length, ...cells.map((row) => row[i]!.length)),
+  );
+  const line = (values: readonly string[]) =>
+    `  ${values.map((v, i) => (i < 2 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join("  ")}`.trimEnd();
   const lines = [
-    `goals, context on${" ".repeat(width - 15)}${results.map((r) => r.corpus.name.padStart(column)).join("")}`,
+    `summary, context off → on; ✓/✗ against the goals on "on": recall ≥ ${GOALS.recallDisk} (current file only) and ≥ ${GOALS.recallTabs} (with tabs) where there are imports to follow (both ≥ ${GOALS.recallPythonRust} in Python and Rust), ≥ ${GOALS.recallDiskByName} and ≥ ${GOALS.recallTabsByName} by name (C#); no request over the budget; cache hits ≥ ${100 * GOALS.cacheHits} %; selection p50 < ${GOALS.selectionP50Ms} ms and p99 < ${GOALS.selectionP99Ms} ms`,
+    line(SUMMARY_COLUMNS.map((c) => c.heading)),
+    ...cells.map(line),
   ];
-  for (const goal of GOAL_ROWS) {
-    const cells = results.map((r) => {
-      const v = goal.value(r.figures.on);
-      return (v ? `${v.text} ${v.ok ? "✓" : "✗"}` : "n/a ·").padStart(column);
-    });
-    lines.push(`  ${goal.label.padEnd(width)}${cells.join("")}`);
-  }
   const refused = results.some((r) =>
     CONFIGS.some(({ name }) => r.runs[name].messages.some((m) => m.includes('unknown setting "context"'))),
   );

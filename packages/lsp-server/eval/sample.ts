@@ -1,6 +1,6 @@
 // Deterministic choices: the same corpus gives the same holes and the same tabs on every machine and every run.
 import { createHash } from "node:crypto";
-import { type Hole, IMPORT_KINDS } from "./holes.js";
+import type { Hole } from "./hole.js";
 
 /** A stable rank for a string: the first 13 hex digits of its SHA-256 (exact as a double). */
 export function stableRank(key: string): number {
@@ -9,31 +9,35 @@ export function stableRank(key: string): number {
 
 /** Caps of {@link sampleHoles}. */
 export interface SampleCaps {
-  /** Holes per import kind (named, namespace, default) in a corpus. */
-  readonly perKind: number;
-  /** Holes per file and import kind, so that a few long files do not make up the sample. */
+  /** Holes per stratum of a corpus (the whole corpus is one stratum when not `stratified`). */
+  readonly perStratum: number;
+  /** Holes per file and stratum, so that a few long files do not make up the sample. */
   readonly perFile: number;
+  /**
+   * Whether each stratum (and, within it, imports from the same and from another package) is sampled on its own,
+   * keeping rare strata in the sample; otherwise the sample is proportional, and its overall recall is the
+   * corpus's.
+   */
+  readonly stratified: boolean;
 }
 
 /**
- * A stratified sample: for each import kind, and within it for imports from the same package and from another
- * package of the workspace, holes in the order of their stable rank, at most `perFile` from one file, until
- * `perKind` are taken; returned sorted by file and position (the order they are run in). Strata keep the rare
- * kinds (default imports, imports across packages) in the sample instead of averaging them away.
+ * A deterministic sample: per stratum (see {@link SampleCaps.stratified}), holes in the order of their stable
+ * rank, at most `perFile` from one file, until `perStratum` are taken; returned sorted by file and position (the
+ * order they are run in).
  */
 export function sampleHoles(holes: readonly Hole[], caps: SampleCaps): Hole[] {
+  const stratumOf = (hole: Hole) => (caps.stratified ? `${hole.stratum} ${hole.crossPackage}` : "all");
   const taken: Hole[] = [];
-  for (const stratum of IMPORT_KINDS.flatMap((kind) =>
-    [false, true].map((crossPackage) => ({ kind, crossPackage })),
-  )) {
+  for (const stratum of new Set(holes.map(stratumOf))) {
     const perFile = new Map<string, number>();
     let count = 0;
     const ranked = holes
-      .filter((hole) => hole.importKind === stratum.kind && hole.crossPackage === stratum.crossPackage)
+      .filter((hole) => stratumOf(hole) === stratum)
       .map((hole) => ({ hole, rank: stableRank(hole.id) }))
       .sort((a, b) => a.rank - b.rank || compareHoles(a.hole, b.hole));
     for (const { hole } of ranked) {
-      if (count === caps.perKind) break;
+      if (count === caps.perStratum) break;
       const inFile = perFile.get(hole.file) ?? 0;
       if (inFile === caps.perFile) continue;
       perFile.set(hole.file, inFile + 1);

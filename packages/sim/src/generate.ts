@@ -17,6 +17,14 @@ export interface GenerateInput {
   stop?: readonly string[] | undefined;
   /** `tokenize(prompt)`, when the caller already has it. */
   promptTokens?: readonly string[] | undefined;
+  /** At the end of a file, copy on past the natural end of the block (see `promptLookup`). Default false. */
+  writeOn?: boolean | undefined;
+  /**
+   * Sampling temperature. Above 0 the copy comes from a farther occurrence of the matched text (the
+   * `round(2 × temperature)`-th before the nearest): deterministic, but candidates asked at other temperatures
+   * differ where the text has several. Default 0.
+   */
+  temperature?: number | undefined;
 }
 
 /** The simulated completion. */
@@ -38,7 +46,13 @@ export interface Generation {
  */
 export function generate(input: GenerateInput): Generation {
   const suffix = input.suffix ?? "";
-  const copy = promptLookup(input.prompt, suffix, input.promptTokens ?? tokenize(input.prompt));
+  const copy = promptLookup(
+    input.prompt,
+    suffix,
+    input.promptTokens ?? tokenize(input.prompt),
+    input.writeOn,
+    Math.round(2 * (input.temperature ?? 0)),
+  );
   let text = copy?.text ?? filler(input.prompt, suffix);
   let cut = -1;
   for (const stop of input.stop ?? []) {

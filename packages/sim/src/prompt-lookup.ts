@@ -50,18 +50,27 @@ export interface Continuation {
  * @param prompt - text before the cursor
  * @param suffix - text after the cursor (default `""`)
  * @param promptTokens - `tokenize(prompt)`, when the caller already has it
+ * @param writeOn - with nothing but whitespace after the cursor (the end of a file), copy on past the natural end,
+ *   up to 16 lines, as a model writes on at the end of a file (default false)
+ * @param farther - copy after the `farther`-th occurrence of the tail in the prompt before the nearest one, or the
+ *   earliest when there are fewer (default 0: the nearest): the simulator's stand-in for sampling
  * @returns the continuation, or `undefined` when no tail of the prompt occurs anywhere else
  */
 export function promptLookup(
   prompt: string,
   suffix = "",
   promptTokens: readonly string[] = tokenize(prompt),
+  writeOn = false,
+  farther = 0,
 ): Continuation | undefined {
-  const match = findMatch(prompt, suffix, promptTokens);
+  const match = findMatch(prompt, suffix, promptTokens, farther);
   if (match === undefined) return undefined;
   const source = match.from === "prompt" ? prompt : suffix;
   const cursorLine = prompt.slice(prompt.lastIndexOf("\n") + 1);
-  const end = naturalEnd(source, match.start, source.length, cursorLine);
+  const end =
+    writeOn && !HAS_CONTENT.test(suffix)
+      ? linesEnd(source, match.start, source.length)
+      : naturalEnd(source, match.start, source.length, cursorLine);
   const resume = minDefined(
     suffixResumes(source, match.start, end, suffix, cursorLine),
     closesOpenBracket(source, match.start, end, suffix),
@@ -78,7 +87,12 @@ interface Match {
   matched: number;
 }
 
-function findMatch(prompt: string, suffix: string, tokens: readonly string[]): Match | undefined {
+function findMatch(
+  prompt: string,
+  suffix: string,
+  tokens: readonly string[],
+  farther: number,
+): Match | undefined {
   const cursor = prompt.length;
   const maxTail = Math.min(MAX_TAIL_TOKENS, tokens.length);
   const tailStart = [cursor];
@@ -108,7 +122,12 @@ function findMatch(prompt: string, suffix: string, tokens: readonly string[]): M
   }
   if (lo === 0) return undefined;
   const tail = tailOf(lo);
-  const promptAt = inPrompt(tail) ? prompt.lastIndexOf(tail, cursor - tail.length - 1) : -1;
+  let promptAt = inPrompt(tail) ? prompt.lastIndexOf(tail, cursor - tail.length - 1) : -1;
+  for (let k = 0; k < farther && promptAt > 0; k++) {
+    const earlier = prompt.lastIndexOf(tail, promptAt - 1);
+    if (earlier === -1) break;
+    promptAt = earlier;
+  }
   const suffixAt = inSuffix(tail);
   const promptDistance = promptAt === -1 ? Number.POSITIVE_INFINITY : cursor - promptAt - tail.length;
   const suffixDistance = suffixAt === -1 ? Number.POSITIVE_INFINITY : suffixAt;
@@ -155,6 +174,17 @@ function naturalEnd(source: string, start: number, limit: number, cursorLine: st
     lineStart = lineEnd + 1;
   }
   return limit;
+}
+
+/** Where the 16th line from `start` ends (or `limit`). */
+function linesEnd(source: string, start: number, limit: number): number {
+  let end = start;
+  for (let lines = 0; lines < MAX_LINES; lines++) {
+    const br = source.indexOf("\n", end + (lines === 0 ? 0 : 1));
+    if (br === -1 || br >= limit) return limit;
+    end = br;
+  }
+  return end;
 }
 
 /** From an indentation-only cursor line: the lines up to a blank one or one indented less than `base`. */

@@ -72,6 +72,11 @@ export interface SimOptions {
    * or 0: each record holds its request's body.
    */
   keepRequests?: number;
+  /**
+   * At the end of a file (nothing but whitespace after the cursor), write on past the end of the block, up to 16
+   * lines, as a model does there (the hot streak's material). Default false: one block, as in the middle of a file.
+   */
+  writeOn?: boolean;
 }
 
 /** One request the simulator received on its completion endpoint, as it saw and answered it. */
@@ -86,6 +91,11 @@ export interface SimRequest {
   status: number;
   /** True when the client closed the connection before the response ended. */
   aborted: boolean;
+  /**
+   * Generated tokens written to the client so far: all of them for a whole answer; for a stream, its token events
+   * (one per token) written before the client left. What a provider bills as output, about.
+   */
+  outputTokens: number;
   /** Settles (never rejects) when the response finished or the connection went away. */
   closed: Promise<void>;
 }
@@ -154,7 +164,15 @@ class Exchange {
     });
     this.#settle = settle;
     const receivedAt = performance.timeOrigin + performance.now();
-    this.record = { body: undefined, headers: req.headers, receivedAt, status: 0, aborted: false, closed };
+    this.record = {
+      body: undefined,
+      headers: req.headers,
+      receivedAt,
+      status: 0,
+      aborted: false,
+      outputTokens: 0,
+      closed,
+    };
   }
 
   /** Resolves true after `ms`, or false as soon as the exchange stops. */
@@ -222,6 +240,7 @@ class Simulator {
   readonly dialect: Dialect;
   readonly #route: string;
   readonly #fim: boolean;
+  readonly #writeOn: boolean;
   readonly #active = new Set<Exchange>();
   readonly #cache = new PrefixCache();
   readonly #slot = new SlotCache();
@@ -244,6 +263,7 @@ class Simulator {
     this.dialect = DIALECT_BY_NAME[name];
     this.#route = this.dialect.basePath + this.dialect.endpoint;
     this.#fim = options.fim ?? true;
+    this.#writeOn = options.writeOn ?? false;
     this.#apiKey = options.apiKey;
     this.#latencyMs = milliseconds("latencyMs", options.latencyMs, 0);
     this.#tokenMs = milliseconds("tokenMs", options.tokenMs, 0);
@@ -400,6 +420,8 @@ class Simulator {
       maxTokens: request.maxTokens,
       stop: request.stop,
       promptTokens,
+      writeOn: this.#writeOn,
+      temperature: request.temperature,
     });
     return {
       id: randomUUID(),
@@ -444,6 +466,7 @@ class Simulator {
     if (!exchange.res.headersSent) {
       exchange.writeHead(200, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
     }
+    exchange.record.outputTokens = answer.generation.tokens.length;
     if (cut === undefined) {
       exchange.res.end(body);
     } else {
@@ -470,9 +493,11 @@ class Simulator {
       cut !== undefined ? undefined : streamError !== undefined ? dialect.streamError() : dialect.streamEnd;
     // A cut before the first chunk still answers with the status line and headers.
     if (sent === 0) exchange.res.flushHeaders();
+    const tokens = answer.generation.tokens.length;
     if (this.#tokenMs <= 0) {
       // One write for the whole stream: the chunks are the same, the syscalls far fewer.
       const text = events.slice(0, sent).join("");
+      exchange.record.outputTokens = Math.min(tokens, sent);
       if (end !== undefined) {
         exchange.res.end(text + end);
       } else {
@@ -485,6 +510,7 @@ class Simulator {
     for (let i = 0; i < sent; i++) {
       if (i > 0 && i < firstTrailing && !(await exchange.wait(this.#tokenMs))) return;
       exchange.res.write(events[i]!);
+      if (i < firstTrailing) exchange.record.outputTokens = Math.min(tokens, i + 1);
     }
     if (end !== undefined) exchange.res.end(end);
     else exchange.dropConnection();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADD_SUB, complete, MODEL, parseSse, post, rawCompletion, sim } from "./helpers.js";
+import { ADD_SUB, complete, MODEL, parseSse, post, rawCompletion, sim, until } from "./helpers.js";
 
 const LONG = `${ADD_SUB}return a - b;\n}\nfunction mul(a, b) {`;
 const body = { model: MODEL, prompt: LONG, stream: true };
@@ -194,5 +194,28 @@ describe("latency and keep-alive", () => {
     await expect(sim({ keepAliveIntervalMs: 0 })).rejects.toThrow(RangeError);
     await expect(sim({ latencyMs: 2 ** 31 })).rejects.toThrow(RangeError);
     await expect(sim({ keepRequests: -1 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe("outputTokens", () => {
+  it("counts a whole answer's tokens, and a stream's tokens written before the client left", async () => {
+    const s = await sim({ tokenMs: 20 });
+    await complete(s, { model: MODEL, prompt: ADD_SUB, max_tokens: 8 });
+    const whole = s.requests[0]!;
+    expect(whole.outputTokens).toBeGreaterThan(2);
+    const controller = new AbortController();
+    const res = await post(
+      s,
+      { model: MODEL, prompt: ADD_SUB, max_tokens: 8, stream: true },
+      { signal: controller.signal },
+    );
+    void res.body
+      ?.getReader()
+      .read()
+      .catch(() => {});
+    await until(() => s.requests[1]!.outputTokens >= 1, 5_000, "a token");
+    controller.abort();
+    await s.requests[1]!.closed;
+    expect(s.requests[1]!.outputTokens).toBeLessThan(whole.outputTokens);
   });
 });

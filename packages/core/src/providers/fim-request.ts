@@ -55,6 +55,11 @@ export const FimRequestSchema = z.strictObject({
   temperature: numberIn(0, 2),
   /** Up to 16 sequences that end the completion; the returned text does not contain them. */
   stop: StopSchema,
+  /**
+   * Return the log probabilities of the sampled tokens (and of the `logprobs` most likely ones), 0–20: DeepSeek
+   * takes it; the other providers ignore it. Default none.
+   */
+  logprobs: integerIn(0, 20),
   /** Repository context (see FimContextSchema). Default none. */
   context: opt(FimContextSchema),
 });

@@ -21,6 +21,8 @@ export interface FimCompletion {
   usage: Usage | undefined;
   /** The model that answered, when the provider says. */
   model: string | undefined;
+  /** The log probability of each sampled token, when the request asked for `logprobs` and the provider gives them. */
+  logprobs?: number[];
   /** The provider's response body as parsed, for debugging and provider-specific fields. */
   raw: unknown;
 }
@@ -33,6 +35,8 @@ export interface FimChunk {
   finish_reason: string | null;
   /** On the item that carries the counts (the last one, usually); otherwise undefined. */
   usage: Usage | undefined;
+  /** The log probability of each token of this piece, when the request asked for `logprobs`. */
+  logprobs?: number[];
   /** The stream item as parsed (an SSE event's JSON, an NDJSON line). */
   raw: unknown;
 }

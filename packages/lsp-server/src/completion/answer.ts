@@ -38,9 +38,10 @@ export type RequestKind = "inline" | "completion";
 
 /**
  * Who asked: the user (`invoked`: a key or command; LSP `triggerKind: Invoked`), which skips the debounce and any
- * backoff, or the editor as the user types (`automatic`).
+ * backoff; the editor as the user types (`automatic`); or the server itself, for the next suggestion right after
+ * one was accepted (`prefetch`: no debounce, but held back like `automatic`).
  */
-export type Trigger = "invoked" | "automatic";
+export type Trigger = "invoked" | "automatic" | "prefetch";
 
 /** Where a suggestion came from: a new upstream request, memory (type-through), or a request already running. */
 export type SuggestionSource = "upstream" | "memory" | "shared";
@@ -68,6 +69,8 @@ export type Answer =
       suggestion: Suggestion;
       /** The debounce waited before the upstream request, in ms, for a suggestion that needed one. */
       debounceMs?: number;
+      /** An invoked request's other candidates (the `alternatives` setting), best first, at the same place. */
+      alternatives?: ReadonlyArray<{ text: string; replaceEnd: number; suggestion: Suggestion }>;
     }
   | { kind: "none"; reason: NoSuggestionReason };
 

@@ -7,8 +7,10 @@ import { isEnabledFor, type Settings } from "../settings/settings.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
+import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
 import { type Anchor, anchorAt, typedSince } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { hotStreak } from "./hot-streak.js";
 import { LatencyWindow } from "./latency-window.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
@@ -16,7 +18,7 @@ import type { FittedCompletion } from "./postprocess.js";
 import { buildRequest, type ChosenContext, chooseContext } from "./request-builder.js";
 import { SharedStream } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
-import { SuggestionMemory } from "./suggestion-memory.js";
+import { type Served, SuggestionMemory } from "./suggestion-memory.js";
 import type { Suggestion } from "./type-through.js";
 
 /** Collaborators of the engine. */
@@ -49,6 +51,15 @@ export interface EngineOptions {
   hedge?: boolean;
 }
 
+/** Answers the request being run: from where, what, and (an upstream answer) its stream and alternatives. */
+type AnswerWith = (
+  source: SuggestionSource,
+  result: FittedCompletion,
+  suggestion: Suggestion,
+  stream?: SharedStream,
+  alternatives?: ReadonlyArray<FittedCompletion & { suggestion: Suggestion }>,
+) => void;
+
 /**
  * What following the stream in flight gave: it served the request, its text parted ways with the typing, there was
  * none to follow, or its first text is late (`hedged`: a fresh request goes out beside it, and `served` resolves
@@ -58,9 +69,13 @@ type Shared =
   | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
   | { kind: "diverged" }
   | { kind: "none" }
+  | { kind: "empty" }
   | { kind: "hedged"; served: Promise<Served | undefined> };
 
-type Served = { result: FittedCompletion; suggestion: Suggestion };
+/** The other candidates memory served, as an answer carries them. */
+function servedAlternatives(served: Served): Array<FittedCompletion & { suggestion: Suggestion }> {
+  return served.alternatives.map((a) => ({ ...a.result, suggestion: a.suggestion }));
+}
 
 /** The time to first token assumed until the server has measured some, in ms. */
 const FIRST_TOKEN_DEFAULT_MS = 400;
@@ -76,6 +91,8 @@ const FIRST_TOKEN_SAMPLES = 50;
 interface DocState {
   waiters: Map<RequestKind, Slot>;
   stream: SharedStream | undefined;
+  /** Where (and at which version of the document) the last upstream request found nothing to suggest. */
+  empty: { version: number; line: number; character: number } | undefined;
 }
 
 /**
@@ -133,11 +150,14 @@ export class CompletionEngine {
     });
 
     const invoked = trigger === "invoked";
-    const wait = this.#pacing.arrived(uri, kind, started, invoked);
-    this.#run(slot, state, doc, here, started, wait, invoked).catch((error: unknown) => {
-      this.options.log.error(`completion failed: ${String(error)}`);
-      slot.resolve(none("error"));
-    });
+    // A prefetch is not typing: it neither counts in the cadence nor waits for it.
+    const wait = trigger === "prefetch" ? 0 : this.#pacing.arrived(uri, kind, started, invoked);
+    this.#run(slot, state, doc, here, started, wait, invoked, trigger === "prefetch").catch(
+      (error: unknown) => {
+        this.options.log.error(`completion failed: ${String(error)}`);
+        slot.resolve(none("error"));
+      },
+    );
     return slot.promise;
   }
 
@@ -154,6 +174,12 @@ export class CompletionEngine {
       running.stale = true;
       running.abort("superseded");
     }
+    // A suggestion accepted (or typed to its end) with nothing remembered past it, and no stream reading on past it
+    // (its hot streak is the next one): ask for the next one now.
+    const doc = this.options.documents.get(uri);
+    const prefetch = this.options.settings().prefetch && !this.#states.get(uri)?.stream?.continuing;
+    const end = doc && prefetch ? this.#memory.acceptedEnd(doc) : undefined;
+    if (end) void this.complete(uri, end, undefined, "inline", "prefetch");
   }
 
   /** Forget a closed document: abort its upstream request and answer its waiting requests. */
@@ -177,6 +203,7 @@ export class CompletionEngine {
    *
    * @param wait the debounce, in ms.
    * @param invoked the user asked: held back only by what a settings change fixes (no key, a rejected key).
+   * @param next the server asks for what follows a suggestion just accepted: a block, from the end of its line.
    */
   async #run(
     slot: Slot,
@@ -186,15 +213,11 @@ export class CompletionEngine {
     started: number,
     wait: number,
     invoked: boolean,
+    next = false,
   ): Promise<void> {
     const anchor = anchorAt(doc, here);
     let waited = 0;
-    const answer = (
-      source: SuggestionSource,
-      result: FittedCompletion,
-      suggestion: Suggestion,
-      stream?: SharedStream,
-    ) =>
+    const answer: AnswerWith = (source, result, suggestion, stream, alternatives) =>
       slot.resolve({
         kind: "suggestion",
         text: result.text,
@@ -202,19 +225,37 @@ export class CompletionEngine {
         position: here,
         source,
         latencyMs: performance.now() - started,
-        ...(stream?.upstreamMs !== undefined ? { upstreamMs: stream.upstreamMs } : {}),
+        ...(stream?.settledMs !== undefined ? { upstreamMs: stream.settledMs } : {}),
         ...(stream?.usage ? { usage: stream.usage } : {}),
         ...(stream?.context ? { context: stream.context } : {}),
         suggestion,
         ...(source === "upstream" ? { debounceMs: waited } : {}),
+        ...(alternatives && alternatives.length > 0 ? { alternatives } : {}),
       });
 
     const remembered = this.#memory.serve(doc, anchor);
-    if (remembered) return answer("memory", remembered.result, remembered.suggestion);
+    if (remembered)
+      return answer(
+        "memory",
+        remembered.result,
+        remembered.suggestion,
+        undefined,
+        servedAlternatives(remembered),
+      );
+    // The same text, the same place: the model found nothing here a moment ago. Only the user asks again.
+    const { empty } = state;
+    if (
+      !invoked &&
+      empty?.version === doc.version &&
+      empty.line === here.line &&
+      empty.character === here.character
+    )
+      return slot.resolve(none("empty"));
 
     // A request already streaming for this document may start with what was typed since: follow it.
     let shared = await this.#share(slot, state, doc, anchor);
     if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
+    if (shared.kind === "empty" && !invoked) return slot.resolve(none("empty"));
     if (shared.kind === "hedged") {
       void shared.served.then((served) => served && answer("shared", served.result, served.suggestion));
     }
@@ -264,23 +305,55 @@ export class CompletionEngine {
       return answer("memory", cameBack.result, cameBack.suggestion);
     }
     const upstream = this.#upstream(invoked);
-    const stream =
-      !slot.settled && doc.version === version && upstream
-        ? this.#start(upstream, state, doc, here, anchor, chosen)
-        : undefined;
+    if (slot.settled || doc.version !== version || !upstream) {
+      release();
+      if (slot.settled) return;
+      return slot.resolve(none(doc.version !== version ? "stale" : "blocked"));
+    }
+    // An invoked request may bring other candidates (`alternatives`): asked beside the first, ranked with it.
+    const others = invoked ? this.options.settings().alternatives - 1 : 0;
+    const stream = this.#start(upstream, state, doc, here, anchor, chosen, next, others > 0);
     if (!stream) {
       release();
-      if (doc.version !== version) return slot.resolve(none("stale"));
-      return slot.resolve(none(upstream ? "binary" : "blocked"));
+      return slot.resolve(none("binary"));
     }
     // Its end frees the upstream slot.
     void stream.done.then(release);
+    const alternatives =
+      others > 0
+        ? askAlternatives({
+            upstream,
+            request: stream.request,
+            ctx: stream.ctx,
+            count: others,
+            giveUp: slot.promise,
+            enter: (giveUp) => this.#pacing.enter(giveUp),
+            onUpstream: () => this.options.onUpstream?.(doc.uri) ?? (() => {}),
+          })
+        : undefined;
     await stream.follow(slot);
     if (slot.settled) return;
-    const result = await stream.done;
-    return result && stream.suggestion
-      ? answer("upstream", result, stream.suggestion, stream)
-      : slot.resolve(none("empty"));
+    const result = await stream.settled;
+    if (!alternatives) {
+      return result && stream.suggestion
+        ? answer("upstream", result, stream.suggestion, stream)
+        : slot.resolve(none("empty"));
+    }
+    const first = result ? [{ result, meanLogprob: meanLogprob(stream.logprobs), order: 0 }] : [];
+    const ranked = rankCandidates([...first, ...(await alternatives)]);
+    if (slot.settled) return;
+    const [best, ...rest] = ranked.map((c) => ({
+      ...c.result,
+      suggestion: { uri: doc.uri, ...anchor, text: c.result.text, replaceEnd: c.result.replaceEnd },
+    }));
+    if (!best) return slot.resolve(none("empty"));
+    // The best is the one typing into is answered from memory.
+    if (!stream.stale)
+      this.#memory.remember(
+        best.suggestion,
+        rest.map((r) => r.suggestion),
+      );
+    return answer("upstream", best, best.suggestion, stream, rest);
   }
 
   /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
@@ -324,8 +397,18 @@ export class CompletionEngine {
     }
     await following;
     if (slot.settled) return { kind: "none" };
-    const served = this.#memory.serve(doc, here);
+    let served = this.#memory.serve(doc, here);
+    if (!served && running.continuing) {
+      // Past its suggestion (accepted, or typed to its end): the hot streak it is still reading is the next one,
+      // as soon as its paragraph is whole.
+      await running.until(() => this.#memory.serve(doc, here) !== undefined, slot);
+      if (slot.settled) return { kind: "none" };
+      served = this.#memory.serve(doc, here);
+    }
     if (served) return { kind: "served", ...served };
+    // It ended, at this very place, with nothing to suggest: asking again would find nothing either.
+    if (typed === "" && running.outcome === "completed" && !running.suggestion && !running.stale)
+      return { kind: "empty" };
     if (state.stream === running) running.dropIfUnfollowed("superseded");
     return { kind: "diverged" };
   }
@@ -359,21 +442,37 @@ export class CompletionEngine {
     here: Position,
     anchor: Anchor,
     context: ChosenContext,
+    next: boolean,
+    withLogprobs: boolean,
   ): SharedStream | undefined {
     const { log, health, onFailure } = this.options;
+    const settings = this.options.settings();
+    // After an accepted block, the cursor sits at the end of its last line: what comes next is the next lines.
+    const lineMode = next && anchor.lineRest.trim() === "" ? "multi-line" : settings.lineMode;
     const built = buildRequest(
       doc,
       here,
       anchor,
       context.block,
-      this.options.settings(),
+      { ...settings, lineMode },
       this.options.streamSingleLines,
     );
     if (!built) return undefined;
+    const version = doc.version;
     const counted = this.options.onUpstream?.(doc.uri);
+    const { hotStreak: streak, maxTokens } = this.options.settings();
     const stream: SharedStream = new SharedStream(
       upstream,
-      { uri: doc.uri, anchor, ...built, context: context.figures },
+      {
+        uri: doc.uri,
+        anchor,
+        ...built,
+        // Ranked against the alternatives by the mean log probability of its tokens.
+        request: withLogprobs ? { ...built.request, logprobs: 1 } : built.request,
+        context: context.figures,
+        // Read on past the block shown, within the request's own budget.
+        streakTokens: Math.min(streak.maxTokens, maxTokens),
+      },
       {
         onSuccess: () => health.success(),
         onFailure: (error) => {
@@ -383,6 +482,8 @@ export class CompletionEngine {
         },
         onEnd: (end) => {
           if (state.stream === stream) state.stream = undefined;
+          if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
+            state.empty = { version, line: here.line, character: here.character };
           counted?.(end);
           log.debug(describeEnd(end, stream));
         },
@@ -390,6 +491,12 @@ export class CompletionEngine {
           if (!stream.stale) this.#memory.remember(suggestion);
         },
         onFirstText: (ms) => this.#firstToken.add(ms),
+        onStreak: (raw, suggestion, ended) => {
+          if (stream.stale) return;
+          // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+          const streak = hotStreak(raw, suggestion, stream.ctx);
+          this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
+        },
       },
     );
     state.stream = stream;
@@ -399,7 +506,7 @@ export class CompletionEngine {
   #state(uri: string): DocState {
     let state = this.#states.get(uri);
     if (!state) {
-      state = { waiters: new Map(), stream: undefined };
+      state = { waiters: new Map(), stream: undefined, empty: undefined };
       this.#states.set(uri, state);
     }
     return state;

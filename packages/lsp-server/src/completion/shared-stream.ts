@@ -2,6 +2,7 @@ import type { FimRequest, Usage } from "@infill/core";
 import type { AbortReason, Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
+import { firstParagraph } from "./hot-streak.js";
 import { partialFeed } from "./partial-feed.js";
 import { type FittedCompletion, isSettled, type PostProcessContext, postProcess } from "./postprocess.js";
 import type { Slot } from "./slot.js";
@@ -26,6 +27,11 @@ export interface StreamHooks {
   onSuggestion?(suggestion: Suggestion): void;
   /** Its first text came, `ms` after it started (its time to first token, as the server sees it). */
   onFirstText?(ms: number): void;
+  /**
+   * It reads on past its suggestion (the hot streak): `raw` is all it wrote so far, `ended` whether that is all.
+   * Called after each piece, and once more when it ended (not when it was aborted or failed meanwhile).
+   */
+  onStreak?(raw: string, suggestion: Suggestion, ended: boolean): void;
 }
 
 /** What starts a stream. */
@@ -41,6 +47,11 @@ export interface StreamStart {
   streamed: boolean;
   /** The repository context it was sent with. */
   context?: ContextFigures | undefined;
+  /**
+   * Chunks (about a token each) to read past the point where its suggestion is settled, as the hot streak; 0 (the
+   * default) stops there.
+   */
+  streakTokens?: number;
 }
 
 /**
@@ -52,6 +63,8 @@ export interface StreamStart {
  */
 export class SharedStream {
   readonly controller = new AbortController();
+  /** The request it sent. */
+  readonly request: FimRequest;
   readonly anchor: Anchor;
   readonly ctx: PostProcessContext;
   readonly streamed: boolean;
@@ -62,14 +75,25 @@ export class SharedStream {
   usage: Usage | undefined;
   /** Duration of the upstream request, in ms, once it ended. */
   upstreamMs: number | undefined;
+  /** Time from its start until its suggestion was known, in ms: when it settled, or when it ended. */
+  settledMs: number | undefined;
+  /** How it ended, once it did. */
+  outcome: UpstreamEnd["outcome"] | undefined;
+  /** The log probabilities of its tokens up to its suggestion, when the request asked for them. */
+  readonly logprobs: number[] = [];
   /** When it started (`performance.now()`). */
   readonly startedAt = performance.now();
   /** The document changed before the anchor: what it returns is for text that is gone. */
   stale = false;
   /** The suggestion post-processing made of it, once it ended with one. */
   suggestion: Suggestion | undefined;
-  /** Resolves when it ended, with its suggestion (null for none). Never rejects. */
+  /** Resolves as soon as its suggestion is known (null for none): when it settled, or when it ended. Never rejects. */
+  readonly settled: Promise<FittedCompletion | null>;
+  /** Resolves when the upstream request ended (after reading on, for a hot streak). Never rejects. */
   readonly done: Promise<FittedCompletion | null>;
+  #settle!: (result: FittedCompletion | null) => void;
+  #result: FittedCompletion | null | undefined;
+  readonly #streakTokens: number;
   readonly #uri: string;
   readonly #followers = new Set<Slot>();
   readonly #listeners = new Set<() => void>();
@@ -82,11 +106,21 @@ export class SharedStream {
     private readonly hooks: StreamHooks = {},
   ) {
     this.#uri = start.uri;
+    this.request = start.request;
     this.anchor = start.anchor;
     this.ctx = start.ctx;
     this.streamed = start.streamed;
     this.context = start.context;
+    this.#streakTokens = start.ctx.mode === "multi-line" ? (start.streakTokens ?? 0) : 0;
+    this.settled = new Promise((resolve) => {
+      this.#settle = resolve;
+    });
     this.done = this.#consume(upstream, start.request);
+  }
+
+  /** Whether its suggestion is known and it still reads on (the hot streak). */
+  get continuing(): boolean {
+    return this.#result !== undefined && this.upstreamMs === undefined;
   }
 
   /** Whether a request still waits for it (a superseded or cancelled one no longer does). */
@@ -103,6 +137,23 @@ export class SharedStream {
     if (typed === null || this.stale) return false;
     if (!this.streamed && typed !== "") return false;
     return canServeFromPartial(this.raw, typed);
+  }
+
+  /**
+   * Resolves once `ready()` holds after a piece of text arrived, or it ended, or `slot` was answered, whichever
+   * comes first. Never rejects.
+   */
+  async until(ready: () => boolean, slot: Slot): Promise<void> {
+    if (ready()) return;
+    let listener: (() => void) | undefined;
+    const readyNow = new Promise<void>((resolve) => {
+      listener = () => {
+        if (ready()) resolve();
+      };
+      this.#listeners.add(listener);
+    });
+    await Promise.race([readyNow, this.done, slot.promise]);
+    if (listener) this.#listeners.delete(listener);
   }
 
   /** Abort it, unless a request still waits for it. */
@@ -145,11 +196,12 @@ export class SharedStream {
             };
             this.#listeners.add(listener);
           });
-    await Promise.race([this.done, slot.promise, ...(diverged ? [diverged] : [])]);
+    await Promise.race([this.settled, slot.promise, ...(diverged ? [diverged] : [])]);
     if (listener) this.#listeners.delete(listener);
     if (partials) this.#listeners.delete(partials);
     this.#followers.delete(slot);
-    if (slot.settled && !this.followed) {
+    // Reading on for the hot streak, it is the memory's now: it ends by its budget, or when dropped.
+    if (slot.settled && !this.followed && !this.continuing) {
       // Left by a request the editor cancelled: cancelled, unless a newer request comes and adopts or drops it.
       const reason: AbortReason =
         slot.answer?.kind === "none" && slot.answer.reason === "cancelled" ? "cancelled" : "superseded";
@@ -164,33 +216,50 @@ export class SharedStream {
     const { signal } = this.controller;
     let outcome: UpstreamEnd["outcome"] = "completed";
     let failure: unknown;
+    let past = 0;
     try {
       if (this.streamed) {
         for await (const chunk of upstream.stream(request, { signal })) {
           if (chunk.usage) this.usage = chunk.usage;
+          if (chunk.logprobs && this.#result === undefined) this.logprobs.push(...chunk.logprobs);
           if (!chunk.text) continue;
           if (this.raw === "") this.hooks.onFirstText?.(performance.now() - t0);
           this.raw += chunk.text;
+          if (this.#result !== undefined) {
+            if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, false);
+            this.#told();
+            if (++past >= this.#streakTokens) break;
+            continue;
+          }
           this.#told();
-          if (isSettled(this.raw, this.ctx)) break;
+          if (this.#streakTokens > 0) {
+            // Answer as soon as the first paragraph is whole, and read on: what follows is the next suggestions.
+            const first = firstParagraph(this.raw, this.ctx);
+            if (first !== undefined) this.#resolve({ text: first, replaceEnd: 0 });
+            else if (isSettled(this.raw, this.ctx)) this.#resolve(postProcess(this.raw, this.ctx));
+          } else if (isSettled(this.raw, this.ctx)) break;
         }
       } else {
         const response = await upstream.complete(request, { signal });
         this.usage = response.usage;
         this.raw = response.text;
+        if (response.logprobs) this.logprobs.push(...response.logprobs);
         this.#told();
       }
       this.hooks.onSuccess?.();
     } catch (error) {
       if (signal.aborted) {
         outcome = signal.reason === "superseded" ? "superseded" : "cancelled";
-        return null;
+      } else {
+        outcome = "failed";
+        failure = error;
+        this.hooks.onFailure?.(error);
       }
-      outcome = "failed";
-      failure = error;
-      this.hooks.onFailure?.(error);
-      return null;
+      // A suggestion answered before it was dropped stands; otherwise there is none.
+      this.#resolve(null);
+      return this.#result ?? null;
     } finally {
+      this.outcome = outcome;
       this.upstreamMs = performance.now() - t0;
       clearTimeout(this.#orphanTimer);
       this.hooks.onEnd?.({
@@ -200,12 +269,24 @@ export class SharedStream {
         ...(this.usage ? { usage: this.usage } : {}),
       });
     }
-    const result = postProcess(this.raw, this.ctx);
+    if (this.#result !== undefined) {
+      if (this.suggestion) this.hooks.onStreak?.(this.raw, this.suggestion, true);
+      return this.#result;
+    }
+    this.#resolve(postProcess(this.raw, this.ctx));
+    return this.#result ?? null;
+  }
+
+  /** Its suggestion is known: remember it, tell who waits (once). */
+  #resolve(result: FittedCompletion | null): void {
+    if (this.#result !== undefined) return;
+    this.#result = result;
+    this.settledMs = performance.now() - this.startedAt;
     if (result) {
       this.suggestion = { uri: this.#uri, ...this.anchor, text: result.text, replaceEnd: result.replaceEnd };
       this.hooks.onSuggestion?.(this.suggestion);
     }
-    return result;
+    this.#settle(result);
   }
 
   #told(): void {

@@ -1,7 +1,14 @@
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { Workspace } from "../workspace/workspace.js";
+import { contains, type Workspace } from "../workspace/workspace.js";
+import { compileCommandsIncludeDirs, compileFlagsIncludeDirs } from "./resolve/c-family.js";
+import { type CargoManifest, parseCargoManifest } from "./resolve/cargo.js";
+import { gradleSourceRoots, mavenSourceRoots, sbtSourceRoots } from "./resolve/jvm.js";
+import { duneLibraryNames } from "./resolve/ocaml.js";
+import { composerPsr4 } from "./resolve/php.js";
+import { gemspecRequirePaths } from "./resolve/ruby.js";
+import { swiftPackageTargets } from "./resolve/swift.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
-import type { ResolveEnv } from "./types.js";
+import type { Family, ResolveEnv } from "./types.js";
 import {
   lernaPackages,
   manifestWorkspaces,
@@ -23,7 +30,42 @@ const PROJECT_FILES = new Set([
   "package.json",
   "pnpm-workspace.yaml",
   "lerna.json",
+  "compile_commands.json",
+  "compile_flags.txt",
+  "pom.xml",
+  "build.gradle",
+  "build.gradle.kts",
+  "build.sbt",
+  "composer.json",
+  "Gemfile",
+  "Package.swift",
+  "mix.exs",
+  "dune",
+  "dune-project",
 ]);
+
+/**
+ * Which project files a family's resolution reads, so that a file of one language never pays for another's: the
+ * groups share a cache entry per directory.
+ */
+type Group = "base" | "c" | "jvm" | "php" | "ruby" | "swift" | "elixir" | "ocaml";
+const GROUP: Readonly<Partial<Record<Family, Group>>> = {
+  c: "c",
+  cpp: "c",
+  java: "jvm",
+  kotlin: "jvm",
+  scala: "jvm",
+  php: "php",
+  ruby: "ruby",
+  swift: "swift",
+  elixir: "elixir",
+  ocaml: "ocaml",
+};
+/** Where a build puts its compilation database when it is not linked to the root (read only if not ignored). */
+const COMPILE_DB_DIRS = ["", "build"] as const;
+/** Crates of a Cargo workspace read at most, and dune files looked for at most this deep under `dune-project`. */
+const MAX_CRATES = 500;
+const MAX_DUNE_DEPTH = 4;
 /** `extends` chains longer than this are cut (they are cycles or mistakes). */
 const MAX_EXTENDS = 8;
 /** Bounds of finding a monorepo's packages: directories listed, `**` depth, packages kept. */
@@ -46,27 +88,45 @@ export class ProjectEnv {
   /**
    * @param readText - reads a workspace file under the context's file rules; undefined when absent
    * @param subdirectories - a workspace directory's subdirectories the rules let in, by name
+   * @param listFiles - names of a workspace directory's regular files (a gemspec is named after its gem)
    */
   constructor(
     private readonly workspace: Workspace,
     private readonly readText: (path: string) => Promise<string | undefined>,
     private readonly subdirectories: (dir: string) => Promise<readonly string[]> = async () => [],
+    private readonly listFiles: (
+      dir: string,
+    ) => readonly string[] | undefined | Promise<readonly string[] | undefined> = () => undefined,
   ) {}
 
-  /** The environment of a file (absolute path). Never rejects. */
-  for(file: string): Promise<ResolveEnv> {
+  /**
+   * The environment of a file (absolute path) for a family's resolution (the project files of TypeScript, Go, Rust
+   * and the monorepo always; those of the family's own build besides). Never rejects.
+   */
+  for(file: string, family?: Family): Promise<ResolveEnv> {
     const dir = dirname(file);
-    let env = this.#byDir.get(dir);
+    const group = (family && GROUP[family]) ?? "base";
+    const key = `${group}\0${dir}`;
+    let env = this.#byDir.get(key);
     if (!env) {
-      env = this.#compute(dir).catch(() => ({ root: this.workspace.folderOf(dir)?.path ?? dir }));
-      this.#byDir.set(dir, env);
+      const base = group === "base" ? undefined : this.for(file);
+      env = (base ? base.then((env) => this.#extend(dir, group, env)) : this.#compute(dir)).catch(() => ({
+        root: this.workspace.folderOf(dir)?.path ?? dir,
+      }));
+      this.#byDir.set(key, env);
     }
     return env;
   }
 
+  /** Whether a file changed on disk is one of the project files resolution reads. */
+  static isProjectFile(path: string): boolean {
+    const name = basename(path);
+    return PROJECT_FILES.has(name) || name.endsWith(".gemspec");
+  }
+
   /** A file changed on disk: forget everything when it is a project file (or when none is named). */
   invalidate(path?: string): void {
-    if (path !== undefined && !PROJECT_FILES.has(basename(path))) return;
+    if (path !== undefined && !ProjectEnv.isProjectFile(path)) return;
     this.#byDir.clear();
     this.#texts.clear();
     this.#packages.clear();
@@ -79,6 +139,7 @@ export class ProjectEnv {
     let goModule: ResolveEnv["goModule"];
     let crateDir: string | undefined;
     let packages: ResolveEnv["packages"];
+    const manifests: Array<{ dir: string; manifest: CargoManifest }> = [];
     for (let at = dir; ; at = dirname(at)) {
       if (!tsconfig) {
         for (const name of ["tsconfig.json", "jsconfig.json"]) {
@@ -94,20 +155,169 @@ export class ProjectEnv {
         const path = text === undefined ? undefined : /^module\s+("?)([^\s"]+)\1/m.exec(text)?.[2];
         if (path) goModule = { path, dir: at };
       }
-      if (crateDir === undefined && (await this.#read(join(at, "Cargo.toml"))) !== undefined) crateDir = at;
+      const cargo = await this.#read(join(at, "Cargo.toml"));
+      if (cargo !== undefined) {
+        crateDir ??= at;
+        manifests.push({ dir: at, manifest: parseCargoManifest(cargo, at) });
+      }
       if (!packages) {
         const globs = await this.#workspaceGlobs(at);
         if (globs) packages = await this.#packagesOf(at, globs);
       }
       if (at === root || !folder || dirname(at) === at) break;
     }
+    const crates = manifests.length > 0 ? await this.#crates(manifests) : undefined;
+    const crateRoots = manifests[0]?.manifest.roots;
     return {
       root,
       ...(tsconfig ? { tsconfig } : {}),
       ...(goModule ? { goModule } : {}),
       ...(crateDir !== undefined ? { crateDir } : {}),
+      ...(crateRoots && crateRoots.length > 0 ? { crateRoots } : {}),
       ...(packages && packages.size > 0 ? { packages } : {}),
+      ...(crates && crates.size > 0 ? { crates } : {}),
     };
+  }
+
+  /**
+   * The crates the `Cargo.toml`s from the file up name: each one's own package, its `[workspace]` members (globs
+   * of `*` segments), and its `path` dependencies; the nearest first wins a name.
+   */
+  async #crates(
+    manifests: ReadonlyArray<{ dir: string; manifest: CargoManifest }>,
+  ): Promise<Map<string, { dir: string; root: string }>> {
+    const crates = new Map<string, { dir: string; root: string }>();
+    const add = (dir: string, manifest: CargoManifest) => {
+      if (manifest.crate && !crates.has(manifest.crate.name))
+        crates.set(manifest.crate.name, { dir, root: manifest.crate.root });
+    };
+    const readCrate = async (dir: string) => {
+      if (crates.size >= MAX_CRATES) return;
+      const text = await this.#read(join(dir, "Cargo.toml"));
+      if (text !== undefined) add(dir, parseCargoManifest(text, dir));
+    };
+    for (const { dir, manifest } of manifests) add(dir, manifest);
+    for (const { dir, manifest } of manifests) {
+      const excluded = new Set(manifest.exclude.map((e) => join(dir, e)));
+      for (const member of manifest.members) {
+        for (const memberDir of await this.#expand(
+          dir,
+          member.split("/").filter((p) => p !== "" && p !== "."),
+        ))
+          if (!excluded.has(memberDir)) await readCrate(memberDir);
+      }
+      for (const [name, depDir] of manifest.pathDependencies) {
+        if (crates.has(name)) continue;
+        const text = await this.#read(join(depDir, "Cargo.toml"));
+        const dep = text === undefined ? undefined : parseCargoManifest(text, depDir);
+        crates.set(name, { dir: depDir, root: dep?.crate?.root ?? join(depDir, "src", "lib.rs") });
+      }
+    }
+    return crates;
+  }
+
+  /** The directories a path of literal and `*`-pattern segments names under `dir` (no `**`). */
+  async #expand(dir: string, segments: readonly string[]): Promise<string[]> {
+    const [first, ...rest] = segments;
+    if (first === undefined) return [dir];
+    if (!/[*?[]/.test(first)) return this.#expand(join(dir, first), rest);
+    const out: string[] = [];
+    for (const name of await this.subdirectories(dir))
+      if (matchesSegment(first, name)) out.push(...(await this.#expand(join(dir, name), rest)));
+    return out;
+  }
+
+  /** The base environment completed with the project files of a family's build (see `ResolveEnv`). */
+  async #extend(dir: string, group: Group, env: ResolveEnv): Promise<ResolveEnv> {
+    const root = env.root;
+    const folder = this.workspace.folderOf(dir);
+    const levels: string[] = [];
+    for (let at = dir; ; at = dirname(at)) {
+      levels.push(at);
+      if (at === root || !folder || dirname(at) === at) break;
+    }
+    switch (group) {
+      case "c": {
+        for (const at of levels) {
+          for (const sub of COMPILE_DB_DIRS) {
+            const dbDir = join(at, sub);
+            const db = await this.#read(join(dbDir, "compile_commands.json"));
+            const flags = db === undefined ? await this.#read(join(dbDir, "compile_flags.txt")) : undefined;
+            const dirs =
+              db !== undefined
+                ? compileCommandsIncludeDirs(db, dbDir)
+                : flags !== undefined
+                  ? compileFlagsIncludeDirs(flags, dbDir)
+                  : undefined;
+            // Only folders of the workspace: a system include directory is never read.
+            if (dirs) return { ...env, includeDirs: dirs.filter((d) => contains(root, d)) };
+          }
+        }
+        return env;
+      }
+      case "jvm": {
+        const roots: string[] = [];
+        for (const at of levels) {
+          const pom = await this.#read(join(at, "pom.xml"));
+          if (pom !== undefined) roots.push(...mavenSourceRoots(pom, at));
+          for (const name of ["build.gradle.kts", "build.gradle"]) {
+            const gradle = await this.#read(join(at, name));
+            if (gradle !== undefined) roots.push(...gradleSourceRoots(gradle, at));
+          }
+          const sbt = await this.#read(join(at, "build.sbt"));
+          if (sbt !== undefined) roots.push(...sbtSourceRoots(sbt, at));
+        }
+        return roots.length > 0 ? { ...env, sourceRoots: [...new Set(roots)] } : env;
+      }
+      case "php": {
+        for (const at of levels) {
+          const composer = await this.#read(join(at, "composer.json"));
+          if (composer !== undefined) return { ...env, psr4: composerPsr4(composer, at) };
+        }
+        return env;
+      }
+      case "ruby": {
+        for (const at of levels) {
+          const names = (await this.listFiles(at)) ?? [];
+          const gemspec = names.find((name) => name.endsWith(".gemspec"));
+          const text = gemspec === undefined ? undefined : await this.#read(join(at, gemspec));
+          if (text !== undefined) return { ...env, rubyLoadPath: gemspecRequirePaths(text, at) };
+          if (names.includes("Gemfile")) return { ...env, rubyLoadPath: [join(at, "lib")] };
+        }
+        return env;
+      }
+      case "swift": {
+        for (const at of levels) {
+          const manifest = await this.#read(join(at, "Package.swift"));
+          if (manifest !== undefined) return { ...env, swiftTargets: swiftPackageTargets(manifest, at) };
+        }
+        return env;
+      }
+      case "elixir": {
+        for (const at of levels)
+          if ((await this.#read(join(at, "mix.exs"))) !== undefined) return { ...env, mixDir: at };
+        return env;
+      }
+      case "ocaml": {
+        for (const at of levels) {
+          if ((await this.#read(join(at, "dune-project"))) === undefined) continue;
+          const libraries = new Map<string, string>();
+          const visit = async (d: string, depth: number): Promise<void> => {
+            const dune = await this.#read(join(d, "dune"));
+            if (dune !== undefined)
+              for (const name of duneLibraryNames(dune)) if (!libraries.has(name)) libraries.set(name, d);
+            if (depth >= MAX_DUNE_DEPTH) return;
+            for (const name of await this.subdirectories(d))
+              if (name !== "_build") await visit(join(d, name), depth + 1);
+          };
+          await visit(at, 0);
+          return libraries.size > 0 ? { ...env, duneLibraries: libraries } : env;
+        }
+        return env;
+      }
+      default:
+        return env;
+    }
   }
 
   /** The package globs of a monorepo root: pnpm's, else npm's and Yarn's `workspaces`, else Lerna's; else none. */

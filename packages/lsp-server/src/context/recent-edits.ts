@@ -78,6 +78,16 @@ export class RecentEdits {
     return out;
   }
 
+  /** Paths of the files edited recently, most recent first, each once. */
+  paths(): string[] {
+    const out: string[] = [];
+    for (let i = this.#regions.length - 1; i >= 0; i--) {
+      const { path } = this.#regions[i]!;
+      if (!out.includes(path)) out.push(path);
+    }
+    return out;
+  }
+
   /** The document was opened again: its live text is used instead of old snapshots. */
   reopened(uri: string): void {
     this.forget(uri);

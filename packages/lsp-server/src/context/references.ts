@@ -6,10 +6,17 @@ export interface ReferenceRules {
   readonly dialect: Dialect;
   /** Words that are never references (keywords, `this`, literals, builtins that are never imported). */
   readonly keywords: ReadonlySet<string>;
+  /**
+   * Builtin names that are references only when the file binds them itself (Python's `from rich import print`):
+   * otherwise the language's own. Default none.
+   */
+  readonly builtins?: ReadonlySet<string>;
   /** `::` separates path segments (Rust). Default false. */
   readonly paths?: boolean;
   /** `:` separates a method call (Lua's `m:f()`). Default false. */
   readonly methodColon?: boolean;
+  /** `->` separates a member (C and C++ `p->field`, PHP `$o->method()`). Default false. */
+  readonly arrows?: boolean;
   /** Chains of up to four identifiers are kept (Python's `pkg.mod.func`). Default false: two. */
   readonly chains?: boolean;
 }
@@ -17,6 +24,8 @@ export interface ReferenceRules {
 const DOT = 46;
 const COLON = 58;
 const QUESTION = 63;
+const MINUS = 45;
+const GT = 62;
 
 function isSpace(c: number): boolean {
   return c === CHAR.SPACE || c === 9 || c === CHAR.NL || c === CHAR.CR;
@@ -30,6 +39,7 @@ function separatorAt(code: string, i: number, rules: ReferenceRules): number {
   if (c === QUESTION && next === DOT) return 2;
   if (c === COLON && next === COLON) return rules.paths ? 2 : 0;
   if (c === COLON && rules.methodColon) return 1;
+  if (c === MINUS && next === GT && rules.arrows) return 2;
   return 0;
 }
 
@@ -41,6 +51,7 @@ function isMember(code: string, start: number, rules: ReferenceRules): boolean {
   const c = code.charCodeAt(i);
   // `..` (Lua's concatenation, Rust's ranges) and `...` (a spread) are not member access.
   if (c === DOT) return i === 0 || code.charCodeAt(i - 1) !== DOT;
+  if (c === GT) return rules.arrows === true && i > 0 && code.charCodeAt(i - 1) === MINUS;
   if (c !== COLON) return false;
   if (i > 0 && code.charCodeAt(i - 1) === COLON) return rules.paths === true;
   return rules.methodColon === true;
@@ -65,7 +76,12 @@ function skipSpace(code: string, i: number): number {
  * keyword and not itself a member, with the identifier after its first separator; nearest first, and on one line
  * the one nearest the cursor first. One pass over the masked lines; strings only for the names it keeps.
  */
-export function findReferences(lines: readonly string[], rules: ReferenceRules, preceding = ""): Reference[] {
+export function findReferences(
+  lines: readonly string[],
+  rules: ReferenceRules,
+  preceding = "",
+  bound?: ReadonlySet<string>,
+): Reference[] {
   // Names inside a template literal's `${…}` are code too (`${util.joinValues(` is a use of util). The text before
   // the lines is masked with them, so that lines starting inside a comment (a JSDoc block with a `code` span in
   // it) or a string are read as such; only the lines are searched.
@@ -90,7 +106,7 @@ export function findReferences(lines: readonly string[], rules: ReferenceRules, 
     i = identifierEnd(code, i);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
-    if (rules.keywords.has(name)) continue;
+    if (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))) continue;
     let member: string | undefined;
     let chain: string[] | undefined;
     let j = skipSpace(code, i);

@@ -2,6 +2,7 @@ import { posix as path } from "node:path";
 import type {
   Declaration,
   FoundDeclaration,
+  ImplicitCandidate,
   ImportBinding,
   LanguageSupport,
   ModuleHost,
@@ -55,11 +56,6 @@ function shows(container: Declaration, member: Declaration): boolean {
   const at = lines[member.nameLine - member.startLine];
   const line = at?.includes(member.name) ? at : lines.find((l) => l.includes(member.name));
   return line !== undefined && container.snippet.includes(line);
-}
-
-/** Whether a Go file belongs to the package build of `current` (tests only for a test). */
-function goFile(name: string, current: string): boolean {
-  return name.endsWith(".go") && (!name.endsWith("_test.go") || current.endsWith("_test.go"));
 }
 
 /** One call's state: what the host returned, how many files it cost. */
@@ -119,14 +115,21 @@ class Resolution {
     return pending;
   }
 
-  /** The files of a Go package directory (ending in `/`), in name order. */
+  /** Whether a file of a directory target belongs to it (a Go package's tests only for a test). */
+  private packageFile(name: string, current: string): boolean {
+    const { support } = this;
+    if (support.packageFile) return support.packageFile(name, current);
+    return support.extensions.some((ext) => name.endsWith(ext));
+  }
+
+  /** The files of a directory target (ending in `/`: a Go package, a JVM package), in name order. */
   private async packageFiles(dir: string, except: string): Promise<ParsedModule[]> {
     const names = await this.list(dir);
     if (!names) return [];
     const found: ParsedModule[] = [];
     for (const name of [...names].sort()) {
       const file = path.join(dir, name);
-      if (file === except || !goFile(name, except)) continue;
+      if (file === except || !this.packageFile(name, except)) continue;
       const module = await this.module(file);
       if (module) found.push(module);
     }
@@ -233,6 +236,16 @@ class Resolution {
     if (target && binding.imported === "*") return target;
     const found = target && (await this.exportOf(target, binding.imported, hops, seen));
     if (found) return found;
+    const dot = binding.imported.indexOf(".");
+    if (target && dot > 0) {
+      // A member of a declaration: Java's `import static a.B.m` binds `m` to `B.m`.
+      const owner = await this.exportOf(target, binding.imported.slice(0, dot), hops, seen);
+      const member = binding.imported.slice(dot + 1);
+      if (owner?.kind === "declarations") {
+        const members = owner.declarations.flatMap((d) => d.members?.filter((m) => m.name === member) ?? []);
+        if (members.length > 0) return { kind: "declarations", path: owner.path, declarations: members };
+      }
+    }
     return this.submodule(imp.specifier, fromFile, binding.imported);
   }
 
@@ -288,10 +301,25 @@ class Resolution {
       const found = target && (await this.exportOf(target, reference.name, 0, new Set()));
       if (found) return this.expand(found, rest);
     }
-    if (this.support.family === "go") {
-      // The other files of the package see every name of this one.
-      const dir = `${path.dirname(this.from.path)}/`;
-      const modules = await this.packageFiles(dir, this.from.path);
+    // Names no import binds: a Go package's other files, a Java class of the same package, an OCaml module.
+    let implicit: readonly ImplicitCandidate[];
+    try {
+      implicit = this.support.implicit?.(reference.name, this.from, this.env) ?? [];
+    } catch {
+      implicit = [];
+    }
+    for (const candidate of implicit) {
+      const modules = candidate.path.endsWith("/")
+        ? await this.packageFiles(candidate.path, this.from.path)
+        : [await this.module(candidate.path)].filter(
+            (m): m is ParsedModule => m !== undefined && m !== this.from,
+          );
+      if (modules.length === 0) continue;
+      if (candidate.module)
+        return this.expand(
+          { kind: "module", modules, specifier: reference.name, fromFile: this.from.path },
+          rest,
+        );
       for (const module of modules) {
         const declared = declarationsNamed(module, reference.name);
         if (declared)
@@ -315,7 +343,13 @@ export async function findDeclarations(
   env: ResolveEnv,
   limits: ResolveLimits = {},
 ): Promise<FoundDeclaration[]> {
-  const resolution = new Resolution(support, from, host, env, limits);
+  let completed = env;
+  try {
+    completed = support.environment?.(from, env) ?? env;
+  } catch {
+    // The project files' environment alone.
+  }
+  const resolution = new Resolution(support, from, host, completed, limits);
   const maxResults = limits.maxResults ?? 32;
   const results: FoundDeclaration[] = [];
   const seen = new Set<string>();

@@ -74,19 +74,29 @@ function bodyIndent(source: TextLines, item: Item, from: number, to: number): st
 }
 
 /**
+ * Lines `[item.start, to]`: the declaration proper. Attributes interleaved with doc comments between its start and
+ * its name (Rust's `#[cfg_attr(…, doc = …)]` amid `///` lines) are capped like a doc comment, so that a long run of
+ * them never pushes the name line out of the snippet.
+ */
+function declarationLines(source: TextLines, item: Item, to: number): string[] {
+  if (item.nameLine <= item.start || item.nameLine > to) return range(source, item.start, to);
+  return [...capDoc(range(source, item.start, item.nameLine - 1)), ...range(source, item.nameLine, to)];
+}
+
+/**
  * The lines of an item's snippet. `member` gives the form it takes in its container's listing (a body longer than
  * one line elided); `memberDocs` whether the members listed keep their doc comments.
  */
 function snippetLines(source: TextLines, item: Item, member: boolean, memberDocs: boolean): string[] {
   const doc = member && !memberDocs ? [] : capDoc(range(source, item.docStart, item.start - 1));
   const body = item.body;
-  if (!body) return capLines([...doc, ...range(source, item.start, item.end)]);
+  if (!body) return capLines([...doc, ...declarationLines(source, item, item.end)]);
   const first = body.open + 1;
   const last = body.close === undefined ? item.end : body.close - 1;
   const short = member ? SNIPPET_LIMITS.shortMemberBody : SNIPPET_LIMITS.shortBody;
   if (body.open === body.close || last - first + 1 <= short)
-    return capLines([...doc, ...range(source, item.start, item.end)]);
-  const head = [...doc, ...range(source, item.start, body.open)];
+    return capLines([...doc, ...declarationLines(source, item, item.end)]);
+  const head = [...doc, ...declarationLines(source, item, body.open)];
   const bodyDoc =
     item.bodyDoc && !(member && !memberDocs)
       ? capDoc(range(source, item.bodyDoc.start, item.bodyDoc.end))

@@ -11,8 +11,11 @@ export interface SourceCacheOptions<T> {
   ignore: IgnoreRules;
   /** The user's `context.exclude` patterns, read on every check (they are a setting). */
   exclude: () => readonly string[];
-  /** Turn a readable file's text into what is cached (a parse); undefined when it is of no use. */
-  parse: (path: string, text: string) => T | undefined;
+  /**
+   * Turn a readable file's text into what is cached (a parse); undefined when it is of no use. A promise when the
+   * parser must load first (a grammar).
+   */
+  parse: (path: string, text: string) => T | undefined | Promise<T | undefined>;
   /** An entry older than this is re-checked (in the background) before it is trusted again, in ms. Default 2000. */
   revalidateMs?: number;
   /** Files kept at most. Default 4000. */
@@ -183,7 +186,7 @@ export class SourceCache<T> {
       const read = await this.#readChecked(checked.real);
       if (read) {
         try {
-          value = this.options.parse(path, read.text);
+          value = await this.options.parse(path, read.text);
         } catch {
           value = undefined;
         }

@@ -3,8 +3,30 @@ import type { WorkspacePackage } from "./workspace-packages.js";
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).
 
-/** Language families whose imports are resolved and whose declarations are outlined. */
-export type Family = "typescript" | "python" | "go" | "rust" | "lua";
+/**
+ * Language families whose imports are resolved and whose declarations are outlined. How each family's import
+ * statements are written as {@link ModuleImport}s is the contract between its parser (`parse`) and its resolution
+ * (`candidates`, in `resolve/`): see {@link ModuleImport}.
+ */
+export type Family =
+  | "typescript"
+  | "python"
+  | "go"
+  | "rust"
+  | "lua"
+  | "c"
+  | "cpp"
+  | "java"
+  | "kotlin"
+  | "scala"
+  | "csharp"
+  | "ruby"
+  | "php"
+  | "swift"
+  | "elixir"
+  | "ocaml"
+  | "zig"
+  | "bash";
 
 /** One name bound by an import statement. */
 export interface ImportBinding {
@@ -22,9 +44,56 @@ export interface ImportBinding {
   readonly imported: string;
 }
 
-/** One import statement of a file. */
+/**
+ * One import statement of a file. Per family, the statement as written becomes (`G` is the glob binding
+ * `{ local: "*", imported: "*" }`: every name of the target comes into scope):
+ *
+ * | family | statement | specifier | bindings |
+ * | --- | --- | --- | --- |
+ * | c, cpp | `#include "a/b.h"` | `"a/b.h"` | `G` |
+ * | c, cpp | `#include <x/y.h>` | `"<x/y.h>"` (angle brackets kept) | `G` |
+ * | java, kotlin, scala | `import com.x.Y;` | `"com.x.Y"` | `Y`→`Y` |
+ * | kotlin, scala | `import com.x.Y as Z` / `import com.x.{Y => Z}` | `"com.x.Y"` | `Z`→`Y` |
+ * | java, kotlin, scala | `import com.x.*;` / Scala `import com.x._` | `"com.x"` | `G` |
+ * | java | `import static com.x.Y.m;` | `"com.x.Y"` | `m`→`Y.m` (a dotted `imported`: member `m` of `Y`) |
+ * | java | `import static com.x.Y.*;` | `"com.x.Y"` | `G` |
+ * | kotlin | `import com.x.topLevelFun` | `"com.x.topLevelFun"` | `topLevelFun`→`topLevelFun` |
+ * | csharp | `using A.B;` / `global using A.B;` / `using static A.B.C;` | `"A.B"` / `"A.B.C"` | `G` |
+ * | csharp | `using X = A.B.C;` | `"A.B.C"` | `X`→`*` |
+ * | ruby | `require_relative "x/y"` | `"./x/y"` (`./` added unless it starts with `.` or `/`) | `G` |
+ * | ruby | `require "x/y"` | `"x/y"` | `G` |
+ * | php | `use A\B\C;` / `use A\B\C as D;` | `"A\\B\\C"` (one backslash per separator, none leading) | `C`→`C` / `D`→`C` |
+ * | php | `use A\{B, C as D};` | one import per name: `"A\\B"`, `"A\\C"` | as above |
+ * | php | `use function A\b;` / `use const A\B;` | `"A\\b"` / `"A\\B"` | `b`→`b` / `B`→`B` |
+ * | php | `require_once __DIR__ . '/x.php';` / `require 'x.php';` | `"./x.php"` / `"x.php"` | `G` |
+ * | swift | `import Foo` / `@testable import Foo` | `"Foo"` | `G` |
+ * | elixir | `alias A.B.C` / `alias A.B.C, as: D` | `"A.B.C"` | `C`→`*` / `D`→`*` (the module itself) |
+ * | elixir | `alias A.B.{C, D}` | one import per module: `"A.B.C"`, `"A.B.D"` | `C`→`*`, `D`→`*` |
+ * | elixir | `import A.B` / `use A.B` / `require A.B` | `"A.B"` | `G` (`require`: `B`→`*`) |
+ * | ocaml | `open Foo` / `include Foo` | `"Foo"` (dotted `"Lib.Foo"` as written) | `G` |
+ * | ocaml | `module M = Foo` | `"Foo"` | `M`→`*` |
+ * | zig | `const x = @import("x.zig");` | `"x.zig"` (`"std"` too: it resolves to nothing) | `x`→`*` |
+ * | bash | `source ./x.sh` / `. x.sh` | `"./x.sh"` / `"x.sh"`; a leading `$(dirname "$0")/`, `${BASH_SOURCE%/*}/` or `$DIR/`-like variable becomes `./` | `G` |
+ *
+ * Declarations (the outline) of these families: C/C++ function prototypes and definitions, structs, unions, enums,
+ * typedefs, function-like macros (`#define F(x) …`, kind `"function"`), `extern` variables; a header's own
+ * `#include`s are imports like any file's, and resolution follows a target's glob imports for a name it does not
+ * declare (bounded by `ResolveLimits.maxHops`), so what a header includes is reachable through it, transitively.
+ * JVM and C# classes, interfaces, enums, records, objects and traits, with their members (a C# type inside a
+ * `namespace { … }` block is top-level); Kotlin and Scala top-level functions and values. Ruby and Elixir modules
+ * and classes by their last name segment (`defmodule A.B` declares `B`, kind `"module"`), their methods and
+ * functions as members; a class or module nested in a module is listed at the top level too (Ruby
+ * `module Shop; class Item` declares `Shop` and `Item`: code inside the namespace names it unqualified), and so
+ * are an Elixir module's `def`s (what `import A.B` brings into scope). PHP classes, interfaces, traits, enums and
+ * functions. Swift types, protocols, extensions' members, functions. OCaml `let`, `type`, `module`. Zig `pub`
+ * declarations (`exported`). Bash functions. The package or namespace a file declares goes in
+ * {@link ModuleOutline.package}.
+ */
 export interface ModuleImport {
-  /** The specifier as written: `./a.js`, `@/lib/x`, `.models`, `a.b`, `crate::x::y`, `example.com/m/pkg`. */
+  /**
+   * The specifier as written: `./a.js`, `@/lib/x`, `.models`, `a.b`, `crate::x::y`, `example.com/m/pkg`, and for
+   * the other families as the table above says.
+   */
   readonly specifier: string;
   readonly bindings: readonly ImportBinding[];
   /** 0-based line where the statement starts. */
@@ -80,6 +149,12 @@ export interface ReExport {
 export interface ModuleOutline {
   readonly declarations: readonly Declaration[];
   readonly reexports: readonly ReExport[];
+  /**
+   * The package or namespace the file declares, as written with the language's separator: Java/Kotlin/Scala
+   * `package a.b` → `"a.b"`, C# `namespace A.B` (block or file-scoped; the first) → `"A.B"`, PHP `namespace A\B;`
+   * → `"A\\B"`. Absent where the language has none. Names of the same package need no import.
+   */
+  readonly package?: string;
   /** The local name the default export refers to (TS `export default Foo`, `export default class Foo`). */
   readonly defaultExport?: string;
   /**
@@ -117,10 +192,43 @@ export interface ResolveEnv {
   readonly tsconfig?: TsconfigPaths;
   /** The nearest `go.mod`: its module path and directory. */
   readonly goModule?: { readonly path: string; readonly dir: string };
-  /** The nearest `Cargo.toml`'s directory (Rust `crate::` paths start at its `src/`). */
+  /** The nearest `Cargo.toml`'s directory (Rust `crate::` paths start at its `src/`, unless `crateRoots` say). */
   readonly crateDir?: string;
+  /**
+   * The crate roots of the nearest `Cargo.toml` (absolute: `[lib] path`, `[[bin]] path`s, `src/main.rs`): `crate::`
+   * starts in the folder of the one that holds the file (a binary at `crates/core/main.rs` has its modules there).
+   */
+  readonly crateRoots?: readonly string[];
   /** The workspace's own packages by name (a monorepo's `@scope/pkg`), when the project declares workspaces. */
   readonly packages?: ReadonlyMap<string, WorkspacePackage>;
+  /**
+   * Rust crates of the workspace by the name code uses (`-` as `_`): the nearest `Cargo.toml`'s own package, the
+   * members of its `[workspace]`, and its `path` dependencies; each the directory of its `Cargo.toml` and the crate
+   * root file (`[lib] path`, else `src/lib.rs`), absolute.
+   */
+  readonly crates?: ReadonlyMap<string, { readonly dir: string; readonly root: string }>;
+  /**
+   * C and C++ include directories, absolute and inside the workspace, in search order: the `-iquote`, `-I`,
+   * `-isystem` and `-idirafter` of the nearest `compile_commands.json` (every entry's, relative to its `directory`)
+   * or `compile_flags.txt` (relative to its folder).
+   */
+  readonly includeDirs?: readonly string[];
+  /**
+   * JVM source roots (absolute), nearest build first: `pom.xml`'s `<sourceDirectory>`/`<testSourceDirectory>` or
+   * Maven's defaults, Gradle's (`build.gradle`, `build.gradle.kts`) `srcDir`s or defaults, sbt's defaults; a
+   * directory a root names need not exist. The importing file's `package` line adds its own root at resolution.
+   */
+  readonly sourceRoots?: readonly string[];
+  /** `composer.json` `autoload`/`autoload-dev` `psr-4`: namespace prefixes (with a trailing `\`) and directories. */
+  readonly psr4?: ReadonlyArray<{ readonly prefix: string; readonly dirs: readonly string[] }>;
+  /** Ruby's load path for `require`: the gemspec's `require_paths` (default `lib/`) beside the `Gemfile`/gemspec. */
+  readonly rubyLoadPath?: readonly string[];
+  /** SwiftPM targets of the nearest `Package.swift`, by name: each target's directory (absolute). */
+  readonly swiftTargets?: ReadonlyMap<string, string>;
+  /** The directory of the nearest `mix.exs` (an Elixir project: its modules under `lib/`). */
+  readonly mixDir?: string;
+  /** OCaml dune libraries near the file, by `(name …)`: each library's directory (absolute). */
+  readonly duneLibraries?: ReadonlyMap<string, string>;
 }
 
 /** Module options of a tsconfig, paths absolute. */
@@ -161,15 +269,33 @@ export interface LanguageSupport {
   readonly family: Family;
   /** Source file extensions, with the dot, most specific first (`.d.ts` before `.ts`). */
   readonly extensions: readonly string[];
-  /** Imports and outline of a file's text. Pure; must not throw on any input. */
+  /**
+   * Imports and outline of a file's text. Pure; must not throw on any input. A language parsed with a grammar
+   * finds nothing until {@link ready} has resolved.
+   */
   parse(text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  /**
+   * Undefined when `parse` can run now; otherwise a promise that resolves (never rejects) once it can: the first
+   * call starts loading the language's grammar (once per process). Absent for the hand-written parsers.
+   */
+  ready?(): Promise<void> | undefined;
+  /**
+   * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
+   * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
+   * document (its URI). Absent: `parse` is used.
+   */
+  parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  /** Forget what `parseOpen` kept of a document (closed). */
+  close?(key: string): void;
   /**
    * References in the lines before the cursor (`lines[lines.length - 1]` is the cursor line up to the cursor),
    * nearest first, each `(name, member)` (Python: each `chain`) once at its smallest distance; names in strings and comments and the
    * language's keywords are skipped. `preceding` is the text before the first line (or some of it): only read to
-   * know whether the lines start inside a comment or a string, never searched for names. Default `""`.
+   * know whether the lines start inside a comment or a string, never searched for names. Default `""`. `bound`: the
+   * local names the file's imports bind; a builtin the file binds itself (Python's `from rich import print`) is then
+   * a reference.
    */
-  references(lines: readonly string[], preceding?: string): Reference[];
+  references(lines: readonly string[], preceding?: string, bound?: ReadonlySet<string>): Reference[];
   /**
    * Absolute paths a specifier may name, most likely first; a path ending in `/` is a directory (a Go package).
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.
@@ -181,4 +307,28 @@ export interface LanguageSupport {
    * Absent where modules have no submodules.
    */
   submodule?(specifier: string, name: string): string;
+  /**
+   * Where a name used without any import may be declared: the other files of a Go package, a Java class of the
+   * same package (`Name.java` beside the file, then the package's directory), a PHP class of the file's namespace
+   * (PSR-4), an OCaml module of the same library (`foo.ml` for `Foo`, `module: true`: the file is the name's module,
+   * whose members `Foo.x` names), a Ruby constant in a Rails-like layout (`UserProfile` → `user_profile.rb`). Paths
+   * as {@link LanguageSupport.candidates} gives them (a directory ends in `/`), most likely first; pure. Absent: no
+   * such names.
+   */
+  implicit?(name: string, from: ParsedModule, env: ResolveEnv): readonly ImplicitCandidate[];
+  /** Whether a file of a directory target belongs to it, for the importing file `fromFile`. Default: by extension. */
+  packageFile?(fileName: string, fromFile: string): boolean;
+  /**
+   * The environment completed with what the importing file itself says (a JVM `package` line names its source
+   * root). Pure. Absent: the environment as the project files give it.
+   */
+  environment?(from: ParsedModule, env: ResolveEnv): ResolveEnv;
+}
+
+/** A place a name used without import may be declared ({@link LanguageSupport.implicit}). */
+export interface ImplicitCandidate {
+  /** Absolute path; a directory ends in `/` (its files, as {@link LanguageSupport.packageFile} says). */
+  readonly path: string;
+  /** The file is the name's module itself (OCaml's `foo.ml` for `Foo`), rather than a file that declares it. */
+  readonly module?: boolean;
 }

@@ -4,8 +4,17 @@
  */
 export const WATCHED_FILES = [
   { globPattern: "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,pyi,go,rs,lua}" },
+  // The families whose resolution is in `resolve/` (their parsers come with them): sources the symbol index holds.
+  {
+    globPattern:
+      "**/*.{c,h,cc,cpp,cxx,hpp,hh,hxx,java,kt,kts,scala,sc,cs,rb,php,swift,ex,exs,ml,mli,zig,sh,bash}",
+  },
   {
     globPattern:
       "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,package.json,pnpm-workspace.yaml,lerna.json,.gitignore}",
+  },
+  {
+    globPattern:
+      "**/{compile_commands.json,compile_flags.txt,pom.xml,build.gradle,build.gradle.kts,build.sbt,composer.json,Gemfile,*.gemspec,Package.swift,mix.exs,dune,dune-project}",
   },
 ];

@@ -39,25 +39,35 @@ function acceptedCommand(placement: Placement, taken: string): Command | undefin
 
 const LABEL_MAX = 80;
 
-/** Ghost text for `textDocument/inlineCompletion`: one item whose range covers what it replaces. */
-export function inlineItems(placement: Placement): InlineCompletionItem[] {
-  const command = acceptedCommand(placement, placement.text);
-  return [
-    {
-      insertText: placement.text,
-      range: { start: placement.position, end: placement.end },
+/**
+ * Ghost text for `textDocument/inlineCompletion`: one item whose range covers what it replaces, then one per
+ * alternative (an invoked request's other candidates, best first: editors cycle through them).
+ */
+export function inlineItems(
+  placement: Placement,
+  alternatives: readonly Placement[] = [],
+): InlineCompletionItem[] {
+  return [placement, ...alternatives].map((place) => {
+    const command = acceptedCommand(place, place.text);
+    return {
+      insertText: place.text,
+      range: { start: place.position, end: place.end },
       ...(command ? { command } : {}),
-    },
-  ];
+    };
+  });
 }
 
 /**
  * Items for `textDocument/completion` (popup clients: Helix, eglot, nvim-cmp, blink.cmp). The edit starts at
  * the beginning of the word being typed and re-inserts it, so clients that filter on that word keep the item;
  * `filterText` is that word plus the suggestion. A suggestion spanning lines comes as a one-line variant first,
- * then the whole block. The list is incomplete so clients ask again as the user types.
+ * then the whole block; each alternative (an invoked request's other candidates, best first) comes after, whole.
+ * The list is incomplete so clients ask again as the user types.
  */
-export function completionList(placement: Placement): CompletionList {
+export function completionList(
+  placement: Placement,
+  alternatives: readonly Placement[] = [],
+): CompletionList {
   const { text, wordBefore } = placement;
   const start: Position = {
     line: placement.position.line,
@@ -84,6 +94,18 @@ export function completionList(placement: Placement): CompletionList {
   };
   if (multiLine) items.push(item(firstLine, "0", "infill (line)"));
   items.push(item(text, multiLine ? "1" : "0", multiLine ? "infill (block)" : "infill"));
+  for (const [i, alternative] of alternatives.entries()) {
+    items.push(
+      ...completionList(alternative)
+        .items.slice(-1)
+        .map((other) => ({
+          ...other,
+          sortText: `2.${i}`,
+          preselect: false,
+          detail: `infill (alternative ${i + 2})`,
+        })),
+    );
+  }
   return { isIncomplete: true, items };
 }
 

@@ -31,6 +31,7 @@ import {
 import type { RequestKind, Trigger } from "../completion/answer.js";
 import { CompletionEngine } from "../completion/engine.js";
 import type { PartialListener } from "../completion/partial-feed.js";
+import type { Suggestion } from "../completion/type-through.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/watched-files.js";
 import { Documents } from "../documents/documents.js";
@@ -237,8 +238,8 @@ export class InfillServer {
     checkPosition("textDocument/completion", params);
     // LSP's Invoked also covers "typing an identifier" in some clients; they debounce before asking anyway.
     const trigger = params.context?.triggerKind === CompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    const place = await this.#answer(params.textDocument.uri, params.position, token, "completion", trigger);
-    return place ? completionList(place) : { isIncomplete: true, items: [] };
+    const placed = await this.#answer(params.textDocument.uri, params.position, token, "completion", trigger);
+    return placed ? completionList(placed.place, placed.alternatives) : { isIncomplete: true, items: [] };
   }
 
   async inlineCompletion(
@@ -260,8 +261,8 @@ export class InfillServer {
             const place = doc && placementIn(doc, { ...partial, replaceEnd: 0 }, this.#documents.encoding);
             if (place) this.#channel.partial(partialToken, inlineItems(place));
           };
-    const place = await this.#answer(uri, params.position, token, "inline", trigger, onPartial);
-    return { items: place ? inlineItems(place) : [] };
+    const placed = await this.#answer(uri, params.position, token, "inline", trigger, onPartial);
+    return { items: placed ? inlineItems(placed.place, placed.alternatives) : [] };
   }
 
   executeCommand({ command, arguments: args }: ExecuteCommandParams): unknown {
@@ -326,7 +327,7 @@ export class InfillServer {
     kind: RequestKind,
     trigger: Trigger,
     onPartial?: PartialListener,
-  ): Promise<Placement | undefined> {
+  ): Promise<{ place: Placement; alternatives: Placement[] } | undefined> {
     await this.#settings.ready;
     const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
     if (result.kind === "none") {
@@ -334,10 +335,23 @@ export class InfillServer {
       return undefined;
     }
     if (this.#settings.current.metrics) this.#channel.metrics(uri, result);
-    const accept = this.#usage.shown(uri, result.suggestion, result.text, result.latencyMs);
     const doc = this.#documents.get(uri);
-    const place = doc && placementIn(doc, result, this.#documents.encoding);
-    return place && { ...place, accept };
+    if (!doc) return undefined;
+    const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
+      const place = placementIn(
+        doc,
+        { text, position: result.position, replaceEnd },
+        this.#documents.encoding,
+      );
+      const accept = place && this.#usage.shown(uri, suggestion, text, result.latencyMs);
+      return place && { ...place, accept: accept! };
+    };
+    const place = placed(result.text, result.replaceEnd, result.suggestion);
+    if (!place) return undefined;
+    const alternatives = (result.alternatives ?? []).flatMap(
+      (a) => placed(a.text, a.replaceEnd, a.suggestion) ?? [],
+    );
+    return { place, alternatives };
   }
 
   /** Whether a notification's params lack what the server reads (it is then ignored, with a warning). */

@@ -46,6 +46,23 @@ export const FIELDS = {
    * so the first completion does not wait for it. Default true.
    */
   preconnect: z.boolean(),
+  /**
+   * The hot streak, merged key by key: `maxTokens` (tokens read past the end of a block shown, up to the request's
+   * `maxTokens`, and kept as the next suggestions, served from memory once the shown one is accepted; 0 turns it
+   * off; default 128).
+   */
+  hotStreak: z.strictObject({ maxTokens: z.optional(z.int().check(z.gte(0), z.lte(4096))) }),
+  /**
+   * Once a suggestion is accepted and nothing is remembered for the new cursor, ask for the next one at once (no
+   * debounce), so it is on its way while the user reads what they took. Default true.
+   */
+  prefetch: z.boolean(),
+  /**
+   * Candidates an invoked request (a key or command, never typing: each costs a request) may answer, 1–5: the
+   * others are asked at higher temperatures, ranked by mean token log probability where the provider gives it,
+   * duplicates dropped. Editors cycle through them (or list them in the menu). Default 1.
+   */
+  alternatives: z.int().check(z.gte(1), z.lte(5)),
   /** Token budget of prompt + suffix sent upstream. Default 4096. */
   contextTokens: z.int().check(z.gte(128), z.lte(100_000)),
   /** `auto` (single line mid-line, a block on an empty line), `single-line` or `multi-line`. Default `auto`. */

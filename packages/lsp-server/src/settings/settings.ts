@@ -10,10 +10,13 @@ export type { SettingsLayer } from "./settings-schema.js";
  * default).
  */
 export type Settings = {
-  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context" | "usage">]: z.infer<(typeof FIELDS)[K]>;
+  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context" | "usage" | "hotStreak">]: z.infer<
+    (typeof FIELDS)[K]
+  >;
 } & { [K in ProviderDefaulted]: string | undefined } & {
   context: ContextSettings;
   usage: { persist: boolean };
+  hotStreak: { maxTokens: number };
 };
 
 /** Settings whose default depends on the provider. */
@@ -38,6 +41,9 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     adaptiveDebounce: true,
     maxConcurrent: 4,
     preconnect: true,
+    hotStreak: { maxTokens: 128 },
+    prefetch: true,
+    alternatives: 1,
     contextTokens: 4096,
     lineMode: "auto",
     enable: true,
@@ -52,7 +58,7 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
 }
 
 /** Settings whose value is an object merged key by key across layers (a layer need not repeat the others). */
-const MERGED_BY_KEY = new Set<string>(["context", "usage"]);
+const MERGED_BY_KEY = new Set<string>(["context", "usage", "hotStreak"]);
 
 /** Layer settings: defaults < initializationOptions < workspace configuration. */
 export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Settings {

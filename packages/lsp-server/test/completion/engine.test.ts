@@ -62,7 +62,7 @@ describe("CompletionEngine streaming", () => {
       "x",
       "y",
     ]);
-    const { documents, engine } = setup(upstream);
+    const { documents, engine } = setup(upstream, { hotStreak: { maxTokens: 0 } });
     documents.didOpen({
       textDocument: {
         uri: "file:///a.ts",
@@ -75,6 +75,33 @@ describe("CompletionEngine streaming", () => {
     expect(answer).toMatchObject({ kind: "suggestion", text: "return a + b;" });
     // The dedent line "}" settles it: nothing after the third piece is read.
     expect(seen.produced).toBe(3);
+  });
+
+  it("with a hot streak, answers as soon as settled and reads on, up to its budget, into memory", async () => {
+    const { upstream, seen } = scripted([
+      "return a",
+      " + b;\n",
+      "}\n",
+      "\nfunction",
+      " more() {",
+      "}\n",
+      "x",
+      "y",
+    ]);
+    const { documents, engine } = setup(upstream, { hotStreak: { maxTokens: 3 } });
+    documents.didOpen({
+      textDocument: {
+        uri: "file:///a.ts",
+        languageId: "typescript",
+        version: 1,
+        text: "function f(a, b) {\n  \n}\n",
+      },
+    });
+    const answer = await engine.complete("file:///a.ts", { line: 1, character: 2 });
+    expect(answer).toMatchObject({ kind: "suggestion", text: "return a + b;" });
+    // Three pieces past the one that settled it.
+    await until(() => seen.produced === 6);
+    expect(seen.aborted).toBe(false);
   });
 
   it("answers no suggestion for whitespace-only output", async () => {

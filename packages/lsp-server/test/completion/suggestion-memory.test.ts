@@ -42,7 +42,11 @@ describe("SuggestionMemory", () => {
     const { type, serveAt, typed, suggestion } = setup();
     expect(serveAt(10)?.result.text).toBe("add(1, 2);");
     type("ad", 10);
-    expect(serveAt(12)).toEqual({ result: { text: "d(1, 2);", replaceEnd: 0 }, suggestion });
+    expect(serveAt(12)).toEqual({
+      result: { text: "d(1, 2);", replaceEnd: 0 },
+      suggestion,
+      alternatives: [],
+    });
     expect(typed).toEqual([2]);
   });
 

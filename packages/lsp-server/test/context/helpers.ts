@@ -72,8 +72,9 @@ export class VirtualHost implements ModuleHost {
     if (cached) return cached;
     const text = this.files[file];
     const family = familyOf(undefined, file);
-    if (text === undefined || family === undefined) throw new Error(`no file ${file}`);
-    const module = { path: file, ...supportFor(family).parse(text) };
+    const support = family && supportFor(family);
+    if (text === undefined || !support) throw new Error(`no file ${file}`);
+    const module = { path: file, ...support.parse(text) };
     this.parsed.set(file, module);
     return module;
   }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseGo } from "../../src/context/lang/go.js";
-import { go, lua, python, rust, typescript } from "../../src/context/lang/index.js";
+import { go, lua, python, rust, SYNTAX_SUPPORTS, typescript } from "../../src/context/lang/index.js";
 import { parseLua } from "../../src/context/lang/lua.js";
 import { parsePython } from "../../src/context/lang/python.js";
 import { parseRust } from "../../src/context/lang/rust.js";
@@ -41,6 +41,18 @@ const source = fc
         "x",
         "Foo",
         "    ",
+        "#include ",
+        "#define ",
+        "struct ",
+        "template <",
+        "using ",
+        "namespace ",
+        "module ",
+        "<?php ",
+        "private:",
+        "typedef ",
+        "\u0000",
+        "😀",
       ),
       fc.string({ maxLength: 4 }),
     ),
@@ -48,8 +60,21 @@ const source = fc
   )
   .map((parts) => parts.join(""));
 
-const PARSERS = { parseTypeScript, parsePython, parseGo, parseRust, parseLua };
-const SUPPORTS = { typescript, python, go, rust, lua };
+/** The languages parsed with tree-sitter, by their supports (which find nothing until their grammar loads). */
+const SYNTAX = SYNTAX_SUPPORTS;
+const PARSERS = {
+  parseTypeScript,
+  parsePython,
+  parseGo,
+  parseRust,
+  parseLua,
+  ...Object.fromEntries(Object.entries(SYNTAX).map(([name, support]) => [name, support.parse])),
+};
+const SUPPORTS = { typescript, python, go, rust, lua, ...SYNTAX };
+
+beforeAll(async () => {
+  await Promise.all(Object.values(SYNTAX).map((support) => support.ready?.()));
+});
 
 describe("never throws", () => {
   it.each(Object.entries(PARSERS))("%s, on any text, with every snippet readable", (_, parse) => {

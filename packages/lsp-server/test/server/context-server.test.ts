@@ -641,3 +641,56 @@ describe("repository context, each provider its way", () => {
     expect(file).toBe(CART_TS.slice(0, CART_TS.indexOf(CURSOR)));
   });
 });
+
+describe("languages parsed with tree-sitter, through the built server", () => {
+  const builtSession = () =>
+    start({
+      workspaceFolders: [{ uri: pathToFileURL(root).href, name: "shop" }],
+      initializationOptions: { debounceMs: 0 },
+      built: true,
+    });
+
+  it("C: a function declared in an open header reaches the request", async () => {
+    const header = write(
+      "src/geometry.h",
+      "#ifndef GEOMETRY_H\n#define GEOMETRY_H\n\n/** The area of a circle of radius r. */\ndouble circle_area(double r);\n\n#endif\n",
+    );
+    const s = await builtSession();
+    await s.open(
+      pathToFileURL(header).href,
+      "#ifndef GEOMETRY_H\n#define GEOMETRY_H\n\n/** The area of a circle of radius r. */\ndouble circle_area(double r);\n\n#endif\n",
+      "c",
+    );
+    const file = uri("src/main.c");
+    const at = await s.open(
+      file,
+      `#include "geometry.h"\n\nint main(void) {\n  double a = circle_area(${CURSOR}\n}\n`,
+      "c",
+    );
+    await s.inline(file, at);
+    expect(lastPrompt(s)).toMatch(
+      /^\/\/ src\/geometry\.h\n\/\*\* The area of a circle of radius r\. \*\/\ndouble circle_area\(double r\);\n/,
+    );
+  });
+
+  it("Java: a class of another open file reaches the request, its private members left out", async () => {
+    const shape = `package shop;\n\n/** A priced shape. */\npublic class Shape {\n  private double secret;\n  public Shape(String name) {}\n  /** Its price in cents. */\n  public double price() {\n    double base = 100;\n    return base * 2;\n  }\n  private void hidden() {\n    secret = 1;\n  }\n}\n`;
+    write("src/shop/Shape.java", shape);
+    const s = await builtSession();
+    await s.open(uri("src/shop/Shape.java"), shape, "java");
+    const file = uri("src/shop/Main.java");
+    const at = await s.open(
+      file,
+      `package shop;\n\nclass Main {\n  void run() {\n    Shape s = new Shape(${CURSOR}\n  }\n}\n`,
+      "java",
+    );
+    await s.inline(file, at);
+    const [block] = lastPrompt(s).split("// src/shop/Main.java\n");
+    expect(block).toContain("// src/shop/Shape.java\n/** A priced shape. */\npublic class Shape {");
+    expect(block).toContain(
+      "  public Shape(String name) {}\n  /** Its price in cents. */\n  public double price() {\n",
+    );
+    expect(block).not.toContain("secret");
+    expect(block).not.toContain("hidden");
+  });
+});

@@ -239,10 +239,12 @@ export class Session {
     ) as Promise<InlineCompletionList>;
   }
 
-  completion(uri: string, position: Position): Promise<CompletionList> {
+  /** Ask for popup items: with no context, as some clients do; `invoked` as a completion key does. */
+  completion(uri: string, position: Position, trigger?: "automatic" | "invoked"): Promise<CompletionList> {
     return this.client.sendRequest("textDocument/completion", {
       textDocument: { uri },
       position,
+      ...(trigger ? { context: { triggerKind: trigger === "invoked" ? 1 : 3 } } : {}),
     }) as Promise<CompletionList>;
   }
 

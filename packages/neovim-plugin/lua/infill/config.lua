@@ -38,6 +38,9 @@
 ---@field adaptiveDebounce? boolean Learn each document's typing cadence and wait just longer than the gap between keystrokes, at most `debounceMs`. Default `true`.
 ---@field maxConcurrent? integer Most upstream requests in flight at once, 1-64. Default `4`.
 ---@field preconnect? boolean Open the connection to the API ahead of the first completion. Default `true`.
+---@field hotStreak? { maxTokens?: integer } `maxTokens`: tokens read past the end of a block shown and kept as the next suggestions, shown from memory once the shown one is accepted; `0` turns it off. Default `{ maxTokens = 128 }`.
+---@field prefetch? boolean Once a suggestion is accepted and none is remembered for the new cursor, ask for the next one at once. Default `true`.
+---@field alternatives? integer Candidates a suggestion asked for (never typing) may bring, 1-5; cycled with the `next`/`prev` keys. Each costs a request. Default `1`.
 ---@field contextTokens? integer Token budget of prompt + suffix. Default `4096`.
 ---@field lineMode? "auto"|"single-line"|"multi-line" One line mid-line and a block on an empty line (`auto`), or always one of them. Default `"auto"`.
 ---@field enable? boolean Master switch; the plugin sets it from `:Infill enable`/`disable`. Default `true`.

@@ -25,6 +25,11 @@ export interface SimCompletionRequest {
   echo: boolean;
   /** DeepSeek: log probabilities of this many alternatives, or null. */
   logprobs: number | null;
+  /**
+   * Sampling temperature (0 where the dialect does not read it). Above 0 the copy comes from a farther occurrence
+   * of the matched text: the simulator's stand-in for sampling, so candidates asked at other temperatures differ.
+   */
+  temperature: number;
 }
 
 /** A request as a dialect read it: the request, or the error its provider answers. */

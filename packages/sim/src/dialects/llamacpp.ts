@@ -142,6 +142,7 @@ export const llamacpp: Dialect = {
         includeUsage: false,
         echo: false,
         logprobs: null,
+        temperature: 0,
       },
     };
   },

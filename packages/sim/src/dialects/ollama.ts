@@ -126,6 +126,7 @@ export const ollama: Dialect = {
         includeUsage: false,
         echo: false,
         logprobs: null,
+        temperature: 0,
       },
     };
   },

@@ -36,6 +36,7 @@ export interface OpenAIShapedRequest {
   max_tokens?: number | null | undefined;
   stop?: string | string[] | null | undefined;
   stream?: boolean | null | undefined;
+  temperature?: number | null | undefined;
 }
 
 /** A request in those names as the simulator's model reads it. */
@@ -54,6 +55,7 @@ export function fromOpenAIShape(
     includeUsage: extras.includeUsage ?? false,
     echo: extras.echo ?? false,
     logprobs: extras.logprobs ?? null,
+    temperature: request.temperature ?? 0,
   };
 }
 

@@ -208,6 +208,11 @@ function goCandidates(specifier: string, _fromFile: string, env: ResolveEnv): st
   return [`${path.join(module.dir, specifier.slice(module.path.length + 1))}/`];
 }
 
+/** Whether a Go file belongs to the package build of `current` (tests only for a test). */
+function goFile(name: string, current: string): boolean {
+  return name.endsWith(".go") && (!name.endsWith("_test.go") || current.endsWith("_test.go"));
+}
+
 /** Go: imports of the module's own packages (directories), and the other files of the same package. */
 export const go: LanguageSupport = {
   family: "go",
@@ -215,4 +220,7 @@ export const go: LanguageSupport = {
   parse: guardedParse(parseGo),
   references: (lines, preceding) => findReferences(lines, { dialect: "go", keywords: KEYWORDS }, preceding),
   candidates: goCandidates,
+  // The other files of the package see every name of this one.
+  implicit: (_name, from) => [{ path: `${path.dirname(from.path)}/` }],
+  packageFile: goFile,
 };

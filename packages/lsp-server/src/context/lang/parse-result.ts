@@ -1,6 +1,6 @@
 // What a parse returns, and how the parsers assemble it from their items.
 import { type Item, toDeclaration } from "../snippet.js";
-import type { SourceText } from "../source-text.js";
+import type { TextLines } from "../source-text.js";
 import type { ModuleImport, ModuleOutline, ReExport } from "../types.js";
 
 /** A local name exported under another: TS `export { a as b }`, Lua `return { b = a }`. */
@@ -54,7 +54,7 @@ export function mergeOverloads(items: Item[]): Item[] {
 
 /** The outline of parsed items: exported as `localExports` says too, snippets built. */
 export function outlineOf(
-  source: SourceText,
+  source: TextLines,
   items: readonly Item[],
   reexports: ReExport[],
   localExports: readonly LocalExport[],

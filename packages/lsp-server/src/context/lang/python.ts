@@ -318,9 +318,12 @@ export function parsePython(text: string): { imports: ModuleImport[]; outline: M
 const KEYWORDS = new Set(
   (
     "False None True and as assert async await break case class continue def del elif else except finally for " +
-    "from global if import in is lambda match nonlocal not or pass raise return try while with yield self cls " +
-    "print len str int float bool bytes list dict set tuple object super isinstance range"
+    "from global if import in is lambda match nonlocal not or pass raise return try while with yield self cls"
   ).split(" "),
+);
+/** Builtins: references only when imported (`from rich import print` shadows the builtin). */
+const BUILTINS = new Set(
+  "print len str int float bool bytes list dict set tuple object super isinstance range".split(" "),
 );
 
 /** The files a module path names under a directory: `a/b.py`, `a/b/__init__.py`, then the stubs. */
@@ -350,8 +353,13 @@ export const python: LanguageSupport = {
   family: "python",
   extensions: [".py", ".pyi"],
   parse: guardedParse(parsePython),
-  references: (lines, preceding) =>
-    findReferences(lines, { dialect: "python", keywords: KEYWORDS, chains: true }, preceding),
+  references: (lines, preceding, bound) =>
+    findReferences(
+      lines,
+      { dialect: "python", keywords: KEYWORDS, builtins: BUILTINS, chains: true },
+      preceding,
+      bound,
+    ),
   candidates: pythonCandidates,
   submodule: (specifier, name) => (specifier.endsWith(".") ? specifier + name : `${specifier}.${name}`),
 };

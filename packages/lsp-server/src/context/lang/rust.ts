@@ -168,6 +168,7 @@ function items(
       if (impl) impls.push(impl);
       continue;
     }
+    if (depth < MAX_NESTING && itemMacro(p, lx, span, body, depth, found)) continue;
     const keyword = lx.ident();
     const kind = keyword === undefined ? undefined : KINDS[keyword];
     if (kind === undefined) continue;
@@ -212,6 +213,56 @@ function items(
     if (owner) owner.attached = [...(owner.attached ?? []), ...methods];
   }
   return found;
+}
+
+/**
+ * An item-level macro of the `cfg` family whose braces hold items: `cfg_if! { if #[cfg(unix)] { … } else { … } }`,
+ * or tokio's and mio's `cfg_net! { … }`, `cfg_os_poll! { mod unix; pub use self::unix::*; }`. Each alternative's
+ * items are outlined (and its `use`s and `mod`s bound), so a name defined once per platform is found through any
+ * of them. True when the statement was such a macro.
+ */
+function itemMacro(
+  p: Parser,
+  at: Lexer,
+  span: Span,
+  body: "impl" | "trait" | undefined,
+  depth: number,
+  found: Item[],
+): boolean {
+  if (at.kind !== "ident") return false;
+  // A lexer of its own: the caller's stays where it is when this is no such macro.
+  const lx = new Lexer(p.source.code, p.source.text, at.start, span.end);
+  lx.next();
+  let name = lx.ident();
+  lx.next();
+  // `cfg_if::cfg_if!`: the macro's own name is the path's last.
+  while (name !== undefined && pathSeparator(lx)) {
+    name = lx.ident();
+    lx.next();
+  }
+  if (name === undefined || !name.startsWith("cfg") || KINDS[name] !== undefined) return false;
+  if (!lx.isPunct("!")) return false;
+  lx.next();
+  if (!lx.isPunct("{")) return false;
+  const close = findClose(p.source.code, lx.start, span.end);
+  const inner = new Lexer(p.source.code, p.source.text, lx.start + 1, close);
+  inner.next();
+  if (!inner.is("if")) found.push(...items(p, lx.start + 1, close, body, depth + 1));
+  else {
+    // `if #[cfg(…)] { … } else if #[cfg(…)] { … } else { … }`: the braces of each branch, not the attributes'.
+    while (inner.kind !== "eof") {
+      if (inner.isPunct("[")) inner.skipBalanced();
+      else if (inner.isPunct("{")) {
+        const end = findClose(p.source.code, inner.start, close);
+        found.push(...items(p, inner.start + 1, end, body, depth + 1));
+        inner.seek(end + 1);
+      }
+      inner.next();
+    }
+  }
+  // A macro's closing brace does not end a statement: the items after it are in the same span.
+  if (close + 1 < span.end) found.push(...items(p, close + 1, span.end, body, depth));
+  return true;
 }
 
 /** `impl<T> Trait for Type<T> where … { … }`: the type's name and the items of the body. */
@@ -270,24 +321,57 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
+/** Folders whose `.rs` files are each a crate root (Cargo's auto-discovered targets). */
+const CRATE_ROOT_DIRS = new Set(["tests", "examples", "benches"]);
+
 /** The directory of a module file's children: `src/a.rs` → `src/a`; `mod.rs`, `lib.rs`, `main.rs` → their own. */
-function moduleDir(file: string): string {
+function moduleDir(file: string, env?: ResolveEnv): string {
   const base = path.basename(file);
   if (base === "mod.rs" || base === "lib.rs" || base === "main.rs") return path.dirname(file);
+  // Crate roots too: an integration test, an example, a bench, a `src/bin/` binary, a `[[bin]] path`.
+  const dir = path.dirname(file);
+  const crate = env?.crateDir;
+  if (
+    (crate !== undefined &&
+      ((CRATE_ROOT_DIRS.has(path.basename(dir)) && path.dirname(dir) === crate) ||
+        dir === path.join(crate, "src", "bin"))) ||
+    env?.crateRoots?.includes(file)
+  )
+    return dir;
   return path.join(path.dirname(file), path.basename(file, ".rs"));
+}
+
+/** Where `crate::` starts for a file: the folder of the deepest crate root holding it, else `src/`. */
+function crateRootDir(fromFile: string, env: ResolveEnv): string | undefined {
+  let best: string | undefined;
+  for (const root of env.crateRoots ?? []) {
+    const dir = path.dirname(root);
+    if (fromFile.startsWith(`${dir}/`) && (best === undefined || dir.length > best.length)) best = dir;
+  }
+  return best ?? (env.crateDir ? path.join(env.crateDir, "src") : undefined);
 }
 
 function rustCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
   const segments = specifier.split("::").filter((s) => s !== "");
   if (segments.length === 0 || segments.some((s) => !/^[\p{L}\p{N}_]+$/u.test(s))) return [];
   let dir: string;
-  const crateRoot = env.crateDir ? path.join(env.crateDir, "src") : undefined;
+  const crateRoot = crateRootDir(fromFile, env);
   if (segments[0] === "crate") {
     if (!crateRoot) return [];
     dir = crateRoot;
     segments.shift();
   } else {
-    dir = moduleDir(fromFile);
+    // Another crate of the workspace by name (`use grep_matcher::Matcher`, a crate's own name in its tests).
+    const other = env.crates?.get(segments[0]!);
+    if (other && segments[0] !== "self" && segments[0] !== "super") {
+      const local = rustCandidates(`self::${specifier}`, fromFile, { ...env, crates: new Map() });
+      const crateSrc = path.dirname(other.root);
+      const rest = segments.slice(1);
+      if (rest.length === 0) return [...local, other.root];
+      const base = path.join(crateSrc, ...rest);
+      return [...local, `${base}.rs`, path.join(base, "mod.rs")];
+    }
+    dir = moduleDir(fromFile, env);
     if (segments[0] === "self") segments.shift();
     while (segments[0] === "super") {
       dir = path.dirname(dir);

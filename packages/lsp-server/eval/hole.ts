@@ -1,0 +1,71 @@
+// What a hole is, whichever oracle found it: the TypeScript compiler (holes.ts) or Universal Ctags (tag-holes.ts).
+
+/** How a TypeScript hole's identifier reached the current file (the TypeScript oracle's strata). */
+export type ImportKind = "named" | "namespace" | "default";
+
+/**
+ * How the current file reaches the file declaring a ctags hole's identifier (the ctags oracle's strata):
+ * `import`, by the language's import rule (an `#include`, `import`, `use`, `require`, `using`, `mod`);
+ * `package`, without one, because both are in the same package, namespace or folder; `name`, neither: only a
+ * lookup by name (a workspace symbol index) finds it.
+ */
+export type Reach = "import" | "package" | "name";
+
+/** A hole's stratum: what recall is broken down by. */
+export type Stratum = ImportKind | Reach;
+
+/** Every import kind, in report order. */
+export const IMPORT_KINDS: readonly ImportKind[] = ["named", "namespace", "default"];
+
+/** Every reach, in report order. */
+export const REACHES: readonly Reach[] = ["import", "package", "name"];
+
+/**
+ * What was being typed at the hole: `X(` (call), `new X(`, `X.` (member), `X<` (generic, TypeScript), `X::`
+ * (scope), `X->` (arrow).
+ */
+export type HolePattern = "call" | "new" | "member" | "generic" | "scope" | "arrow";
+
+/** Every hole pattern, in report order. */
+export const HOLE_PATTERNS: readonly HolePattern[] = ["call", "new", "member", "generic", "scope", "arrow"];
+
+/** Where a hole's identifier is declared: a workspace-relative path and the declaration's name line. */
+export interface DeclarationLine {
+  /** Workspace-relative path, `/`-separated. */
+  readonly file: string;
+  /** 0-based line of the declaration's name. */
+  readonly line: number;
+  /** That line, trimmed: what a request must contain for the hole to count as recalled. */
+  readonly text: string;
+}
+
+/** A place where completing the line needs a declaration from another file. */
+export interface Hole {
+  /** `file:line:character` (1-based), stable across runs. */
+  readonly id: string;
+  /** Workspace-relative path of the current file, `/`-separated. */
+  readonly file: string;
+  /** The cursor (0-based, UTF-16): right after the `(`, `.`, `<`, `::` or `->` that follows the identifier. */
+  readonly line: number;
+  readonly character: number;
+  /** The cursor as an offset into the file's text (UTF-16). */
+  readonly offset: number;
+  /** The identifier X whose declaration the completion needs (for `ns.X(`, X). */
+  readonly name: string;
+  readonly stratum: Stratum;
+  readonly pattern: HolePattern;
+  /**
+   * X's declarations in other files of the corpus (several for overloads, merged declarations, a C prototype
+   * and its definition); the hole is recalled when a request contains any of their lines. The first is in the
+   * file that defines X, the one the "tabs" scenario opens.
+   */
+  readonly declarations: readonly DeclarationLine[];
+  /** Workspace-relative paths of the corpus files the current file imports (for choosing unrelated tabs). */
+  readonly imports: readonly string[];
+  /**
+   * Whether X came through a bare specifier (`@scope/pkg`, not `./x`): another package of the workspace, which
+   * the TypeScript oracle resolves through the corpus's own `paths` (`Corpus.packagePaths`). Always false for
+   * ctags holes.
+   */
+  readonly crossPackage: boolean;
+}

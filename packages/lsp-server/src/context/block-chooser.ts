@@ -1,0 +1,273 @@
+import type { Position } from "vscode-languageserver";
+import type { OpenDocument } from "../documents/documents.js";
+import type { ContextSettings } from "../settings/settings.js";
+import { uriToPath, type Workspace } from "../workspace/workspace.js";
+import { assembleBlock, type ContextSnippet } from "./block.js";
+import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
+import { type CurrentImports, importedNames, NEAR_LINES } from "./current-imports.js";
+import { type DocumentSource, linesOf } from "./document-lines.js";
+import type { OpenModules } from "./open-modules.js";
+import { supportOf } from "./parse-file.js";
+import type { ProjectEnv } from "./project-env.js";
+import type { RecentEdits } from "./recent-edits.js";
+import { findDeclarations } from "./resolve.js";
+import type { SimilarIndex } from "./similar-index.js";
+import type { SourceCache } from "./source-cache.js";
+import type {
+  Family,
+  FoundDeclaration,
+  LanguageSupport,
+  ModuleHost,
+  ParsedModule,
+  Reference,
+} from "./types.js";
+import type { WorkspaceSymbols } from "./workspace-symbols.js";
+
+/**
+ * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a
+ * string.
+ */
+const PRECEDING_LINES = 300;
+/** Names used this close to the cursor are also looked up by name in the other open documents. */
+const OPEN_DECLARATION_LINES = 2;
+/** References looked up at most per choice, nearest first: more declarations would not fit the budget anyway. */
+const MAX_REFERENCES = 24;
+/**
+ * The file's other imported names looked up after those used near the cursor, at most: their declarations fill
+ * what the budget leaves, so that a name typed later is most often in the block already (no new choice, and no
+ * prompt-cache miss of the whole window after a changed block).
+ */
+const MAX_AHEAD = 8;
+/** The distance given to the names looked up ahead: after every reference near the cursor. */
+const AHEAD_DISTANCE = NEAR_LINES + 1;
+/**
+ * Names looked up in the workspace symbol index at most per choice, nearest first: those no import resolved (C#
+ * always; every family as a fallback for names no import binds).
+ */
+const MAX_INDEX_NAMES = 6;
+/**
+ * Families whose files use other files' names of any case without naming them (C's headers, Swift's module,
+ * Ruby's and PHP's autoloading, OCaml's modules, Bash's sourced functions): there the index is asked for every
+ * name nothing found; elsewhere only for capitalised ones (a class, a type), since a lower-case name no import
+ * binds is most often a local variable.
+ */
+const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", "php", "ocaml", "bash"]);
+
+/** Where a choice reads from: the other concepts of repository context. */
+export interface BlockChooserParts {
+  documents: DocumentSource;
+  workspace: Workspace;
+  sources: SourceCache<ParsedModule>;
+  env: ProjectEnv;
+  open: OpenModules;
+  imports: CurrentImports;
+  similar: SimilarIndex;
+  symbols: WorkspaceSymbols;
+  recent: RecentEdits;
+}
+
+/**
+ * Chooses a document's block: the declarations of the names used near the cursor (resolved through the file's
+ * imports, then by name in the other open documents, then in the workspace symbol index), then the names the file
+ * imports that are not used yet (looked up ahead, to fill what the budget leaves), then similar code.
+ */
+export class BlockChooser {
+  constructor(private readonly parts: BlockChooserParts) {}
+
+  /** @param extend - the state whose block the new one extends (its snippets kept first, its region kept) */
+  async choose(
+    doc: OpenDocument,
+    position: Position,
+    budget: number,
+    settings: ContextSettings,
+    extend?: DocState,
+  ): Promise<DocState> {
+    const { workspace, similar } = this.parts;
+    const path = uriToPath(doc.uri);
+    // Outside the workspace (or without one) there is no workspace-relative path to name.
+    const currentPath = path === undefined ? undefined : workspace.relative(path);
+    // The files of kept snippets stay watched for changes.
+    const sources = new Set<string>(extend?.sources);
+    const support = supportOf(doc);
+    // The first document of a language parsed with a grammar waits for it once (it is loaded when the document
+    // opens, so this is most often done already).
+    await support?.ready?.();
+    const declared =
+      support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
+    const candidates: ContextSnippet[] = [...(declared?.snippets ?? [])];
+    candidates.push(...(await similar.similar(doc, position, sources)));
+    const block = assembleBlock({
+      languageId: doc.languageId,
+      currentPath,
+      candidates,
+      budgetTokens: budget,
+      ...(extend ? { keep: extend.block.snippets } : {}),
+    });
+    // An imported name looked up ahead counts as tried only when its declaration made it into the block. One that
+    // did not fit, or was not found (a package outside the workspace, or the lookup's file budget spent on the
+    // nearer names), is looked up again once it is typed: it is then near, and goes first.
+    const tried = declared?.tried ?? new Set<string>();
+    const inBlock = new Set(block.snippets.map((s) => `${s.path}\0${s.startLine}`));
+    for (const [name, found] of declared?.ahead ?? []) {
+      const rel = workspace.relative(found.path);
+      if (rel !== undefined && inBlock.has(`${rel}\0${found.declaration.startLine}`)) tried.add(name);
+    }
+    return {
+      block,
+      budget,
+      settingsKey: settingsKey(settings),
+      anchorLine: extend?.anchorLine ?? position.line,
+      sources,
+      tried,
+      imported: declared?.imported ?? new Set(),
+      importsEnd: declared?.importsEnd ?? -1,
+      importsEdited: false,
+      checkedAt: performance.now(),
+      stale: undefined,
+    };
+  }
+
+  /** The declarations for a choice, as snippets, with what the choice remembers of how it found them. */
+  async #declarations(
+    doc: OpenDocument,
+    position: Position,
+    support: LanguageSupport,
+    path: string,
+    sources: Set<string>,
+  ) {
+    const { workspace, env, imports, symbols } = this.parts;
+    const current = imports.parse(doc, position, support, path);
+    const { imported, importsEnd } = importedNames(current);
+    const from = Math.max(0, position.line - NEAR_LINES + 1);
+    const lines: string[] = [];
+    for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
+    lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
+    const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
+    const references = support.references(lines, preceding, imported);
+    const tried = new Set(references.map(referenceKey));
+    const near = new Set(references.map((ref) => ref.name));
+    const ahead: Reference[] = [...imported]
+      .filter((name) => !near.has(name) && !name.includes("."))
+      .slice(0, MAX_AHEAD)
+      .map((name) => ({ name, distance: AHEAD_DISTANCE }));
+    const found: FoundDeclaration[] = await findDeclarations(
+      support,
+      current,
+      [...references.slice(0, MAX_REFERENCES), ...ahead],
+      this.#host(sources),
+      await env.for(path, support.family),
+    );
+    const declaredAhead = new Map(
+      found.filter((f) => f.reference.distance === AHEAD_DISTANCE).map((f) => [referenceKey(f.reference), f]),
+    );
+    found.push(...(await this.#openDeclarations(doc, support, references, imported, found, sources)));
+    // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order).
+    found.sort((a, b) => a.reference.distance - b.reference.distance);
+    // Then what the workspace symbol index finds for the names no import resolved.
+    symbols.want();
+    found.push(...(await this.#indexDeclarations(support, current, references, imported, found, sources)));
+    const snippets: ContextSnippet[] = [];
+    for (const { path: declPath, declaration } of found) {
+      const rel = workspace.relative(declPath);
+      if (rel === undefined) continue;
+      const { startLine, endLine, snippet: text } = declaration;
+      snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
+    }
+    return { snippets, tried, ahead: declaredAhead, imported, importsEnd };
+  }
+
+  /**
+   * Declarations, by name, in the other open documents of the same language family, for the names used on the
+   * cursor's last lines that import resolution did not reach (a package imported by name, an alias it does not
+   * know, a dynamic require): a bare name, or the member of an imported namespace. Exported declarations only.
+   */
+  async #openDeclarations(
+    doc: OpenDocument,
+    support: LanguageSupport,
+    references: readonly Reference[],
+    imported: ReadonlySet<string>,
+    found: readonly FoundDeclaration[],
+    sources: Set<string>,
+  ): Promise<FoundDeclaration[]> {
+    const have = new Set(found.map((f) => f.declaration.name));
+    const wanted = new Map<string, Reference>();
+    for (const ref of references) {
+      if (ref.distance > OPEN_DECLARATION_LINES) continue;
+      const name = ref.member !== undefined && imported.has(ref.name) ? ref.member : ref.name;
+      if (!have.has(name) && !wanted.has(name)) wanted.set(name, ref);
+    }
+    if (wanted.size === 0) return [];
+    const out: FoundDeclaration[] = [];
+    for (const other of this.parts.documents.all()) {
+      if (other.uri === doc.uri || supportOf(other)?.family !== support.family) continue;
+      const path = uriToPath(other.uri);
+      if (!path || !(await this.parts.sources.mayUse(path))) continue;
+      // Parsed off the request path, like the indexes. A document never parsed (opened just now, or waiting for
+      // its grammar, which this request has awaited) is parsed here, once.
+      const names = this.parts.open.namesSoFar(other, path);
+      for (const [name, ref] of wanted) {
+        const declaration = names.get(name);
+        if (!declaration) continue;
+        out.push({ path, declaration, reference: ref });
+        sources.add(path);
+        wanted.delete(name);
+      }
+      if (wanted.size === 0) break;
+    }
+    return out;
+  }
+
+  /**
+   * Declarations the workspace symbol index finds (nearest files first) for the references near the cursor that
+   * nothing found: every one in C# (whose `using`s name namespaces, not files), and in the other families those no
+   * import binds and the file does not declare (a Java class of the same package, a C macro, a Ruby constant).
+   */
+  #indexDeclarations(
+    support: LanguageSupport,
+    current: ParsedModule,
+    references: readonly Reference[],
+    imported: ReadonlySet<string>,
+    found: readonly FoundDeclaration[],
+    sources: Set<string>,
+  ): Promise<FoundDeclaration[]> {
+    const have = new Set(found.map((f) => f.reference.name));
+    const local = new Set(current.outline.declarations.map((d) => d.name));
+    const wanted = references.filter(
+      (ref) =>
+        !have.has(ref.name) &&
+        !local.has(ref.name) &&
+        (support.family === "csharp" ||
+          (!imported.has(ref.name) && (GLOBAL_NAMES.has(support.family) || /^\p{Lu}/u.test(ref.name)))),
+    );
+    if (wanted.length === 0) return Promise.resolve([]);
+    const open = new Set<string>();
+    for (const doc of this.parts.documents.all()) {
+      const path = uriToPath(doc.uri);
+      if (path) open.add(path);
+    }
+    return this.parts.symbols.declarations(
+      wanted,
+      {
+        path: current.path,
+        family: support.family,
+        ...(current.outline.package !== undefined ? { package: current.outline.package } : {}),
+        open,
+        recent: this.parts.recent.paths(),
+      },
+      this.#host(sources),
+      MAX_INDEX_NAMES,
+    );
+  }
+
+  /** The module host of one choice: open buffers over the disk; records what it resolved to in `used`. */
+  #host(used: Set<string>): ModuleHost {
+    const { open, sources } = this.parts;
+    return {
+      module: (path) => {
+        used.add(path);
+        return open.module(path) ?? sources.get(path);
+      },
+      list: (dir) => sources.list(dir),
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { OpenDocument } from "../documents/documents.js";
+import { linesOf } from "./document-lines.js";
+import { openDocumentTooLarge } from "./file-policy.js";
+import { supportFor } from "./lang/index.js";
+import { familyOf } from "./languages.js";
+import type { LanguageSupport, ParsedModule } from "./types.js";
+
+/** The analysis of an open document's language (by its language id, else its extension); none for the others. */
+export function supportOf(doc: OpenDocument): LanguageSupport | undefined {
+  const family = familyOf(doc.languageId, doc.uri);
+  return family ? supportFor(family) : undefined;
+}
+
+/** The analysis of a file's language, by its extension; none for the others. */
+export function supportOfPath(path: string): LanguageSupport | undefined {
+  const family = familyOf(undefined, path);
+  return family ? supportFor(family) : undefined;
+}
+
+/** Parse a file of a known family; undefined for the others. */
+export function parseFile(path: string, text: string): ParsedModule | undefined {
+  const support = supportOfPath(path);
+  if (!support) return undefined;
+  return { path, ...support.parse(text) };
+}
+
+/**
+ * Parse an open document (the whole buffer): incrementally from its previous version's tree where the language
+ * keeps one; undefined for a document of no known family, or too large to be context.
+ */
+export function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule | undefined {
+  const support = supportOf(doc);
+  if (!support || openDocumentTooLarge(doc.buffer.length)) return undefined;
+  const text = linesOf(doc, 0, doc.buffer.lineCount);
+  return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
+}

@@ -1,0 +1,30 @@
+// A grammar loads when a document of its language is first read, never at start-up.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { loadedGrammars } from "../../src/context/syntax/runtime.js";
+import { CURSOR, sessions } from "../support/session.js";
+
+const start = sessions();
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "infill-lazy-"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+it("loads no grammar to start or to complete TypeScript, and C's once a C document opens", async () => {
+  writeFileSync(join(root, "util.h"), "int twice(int x);\n");
+  const s = await start({
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
+    initializationOptions: { debounceMs: 0 },
+  });
+  expect(loadedGrammars()).toEqual([]);
+  const ts = pathToFileURL(join(root, "a.ts")).href;
+  await s.inline(ts, await s.open(ts, `export const a = Math.max(${CURSOR}\n`));
+  expect(loadedGrammars()).toEqual([]);
+  const c = pathToFileURL(join(root, "main.c")).href;
+  await s.inline(c, await s.open(c, `#include "util.h"\nint main(void) { return twice(${CURSOR}\n`, "c"));
+  expect(loadedGrammars()).toEqual(["c"]);
+});
