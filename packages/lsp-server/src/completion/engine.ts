@@ -7,15 +7,16 @@ import { isEnabledFor, type Settings } from "../settings/settings.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
 import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
+import { type AdoptionParts, adopt } from "./adoption.js";
 import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
-import { type Anchor, anchorAt, typedSince } from "./anchor.js";
+import { type Anchor, anchorAt } from "./anchor.js";
 import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { FirstTokenClock } from "./first-token-clock.js";
 import { hotStreak } from "./hot-streak.js";
-import { LatencyWindow } from "./latency-window.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
-import { buildRequest, type ChosenContext, chooseContext } from "./request-builder.js";
+import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
 import { SharedStream } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
 import { type Served, SuggestionMemory } from "./suggestion-memory.js";
@@ -60,32 +61,10 @@ type AnswerWith = (
   alternatives?: ReadonlyArray<FittedCompletion & { suggestion: Suggestion }>,
 ) => void;
 
-/**
- * What following the stream in flight gave: it served the request, its text parted ways with the typing, there was
- * none to follow, or its first text is late (`hedged`: a fresh request goes out beside it, and `served` resolves
- * with what the late stream serves if it comes first).
- */
-type Shared =
-  | { kind: "served"; result: FittedCompletion; suggestion: Suggestion }
-  | { kind: "diverged" }
-  | { kind: "none" }
-  | { kind: "empty" }
-  | { kind: "hedged"; served: Promise<Served | undefined> };
-
 /** The other candidates memory served, as an answer carries them. */
 function servedAlternatives(served: Served): Array<FittedCompletion & { suggestion: Suggestion }> {
   return served.alternatives.map((a) => ({ ...a.result, suggestion: a.suggestion }));
 }
-
-/** The time to first token assumed until the server has measured some, in ms. */
-const FIRST_TOKEN_DEFAULT_MS = 400;
-/**
- * A first token is never late before this, in ms: a fresh request could not do better, and the jitter of a quick
- * upstream (or of a busy machine) would otherwise send requests for nothing.
- */
-const FIRST_TOKEN_MIN_MS = 150;
-/** First-token latencies kept: the recent behaviour of the upstream. */
-const FIRST_TOKEN_SAMPLES = 50;
 
 /** The requests of one document: the one waiting of each kind, and its upstream request in flight. */
 interface DocState {
@@ -107,11 +86,13 @@ export class CompletionEngine {
   readonly #memory: SuggestionMemory;
   readonly #pacing: Pacing;
   /** Recent times to first token: how long a stream whose text has not come yet is worth following alone. */
-  readonly #firstToken = new LatencyWindow(FIRST_TOKEN_SAMPLES);
+  readonly #firstToken = new FirstTokenClock();
+  readonly #adoption: AdoptionParts;
 
   constructor(private readonly options: EngineOptions) {
     this.#memory = new SuggestionMemory(options.onTypedThrough);
     this.#pacing = new Pacing(options.settings);
+    this.#adoption = { memory: this.#memory, clock: this.#firstToken, hedge: options.hedge !== false };
   }
 
   /** Upstream requests in flight now, and requests waiting for a slot. */
@@ -253,7 +234,7 @@ export class CompletionEngine {
       return slot.resolve(none("empty"));
 
     // A request already streaming for this document may start with what was typed since: follow it.
-    let shared = await this.#share(slot, state, doc, anchor);
+    let shared = await adopt(this.#adoption, slot, state.stream, () => state.stream, doc, anchor);
     if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
     if (shared.kind === "empty" && !invoked) return slot.resolve(none("empty"));
     if (shared.kind === "hedged") {
@@ -292,7 +273,7 @@ export class CompletionEngine {
     // together (both waited for the same context, or for a slot) cannot both start one.
     if (!waitedAlready && state.stream) {
       release();
-      shared = await this.#share(slot, state, doc, anchor);
+      shared = await adopt(this.#adoption, slot, state.stream, () => state.stream, doc, anchor);
       if (shared.kind === "served") return answer("shared", shared.result, shared.suggestion);
       if (slot.settled) return;
       release = await this.#pacing.enter(slot.promise);
@@ -319,6 +300,22 @@ export class CompletionEngine {
     }
     // Its end frees the upstream slot.
     void stream.done.then(release);
+    return this.#answerFresh(slot, stream, upstream, doc, anchor, others, answer);
+  }
+
+  /**
+   * Answer from a stream just started: its suggestion, or (`others` above 0) the best of it and the other
+   * candidates, asked beside it and ranked with it.
+   */
+  async #answerFresh(
+    slot: Slot,
+    stream: SharedStream,
+    upstream: Upstream,
+    doc: OpenDocument,
+    anchor: Anchor,
+    others: number,
+    answer: AnswerWith,
+  ): Promise<void> {
     const alternatives =
       others > 0
         ? askAlternatives({
@@ -362,78 +359,6 @@ export class CompletionEngine {
     return upstream && !this.options.health.isBlocked(invoked) ? upstream : undefined;
   }
 
-  /**
-   * Let the stream in flight for this document serve `here` if what was typed since its anchor may still be the
-   * start of its text: follow it until it answers (`served`) or turns out not to fit (`diverged`). One that cannot
-   * serve `here` is aborted unless another request still waits for it (`none`).
-   */
-  async #share(slot: Slot, state: DocState, doc: OpenDocument, here: Anchor): Promise<Shared> {
-    const running = state.stream;
-    if (!running || running.stale) return { kind: "none" };
-    const typed = typedSince(doc, running.anchor, here);
-    if (!running.canServe(typed)) {
-      if (state.stream === running) running.dropIfUnfollowed("superseded");
-      return { kind: "none" };
-    }
-    // Its settled lines, seen from here: what is left of them after what was typed (until the next edit, after
-    // which this request is about to be superseded).
-    const version = doc.version;
-    const view = (text: string) =>
-      doc.version !== version
-        ? null
-        : (this.#memory.typeThrough({ uri: doc.uri, ...running.anchor, text, replaceEnd: 0 }, doc, here)
-            ?.text ?? null);
-    const following = running.follow(slot, typed ?? "", view);
-    const late = this.#lateFirstText(running, typed ?? "");
-    if (late && (await Promise.race([following.then(() => false), late]))) {
-      // Its first text is late: a fresh request goes out beside it; whichever serves first answers, and the other
-      // is left (aborted once nobody follows it).
-      const served = following.then(() => {
-        const result = slot.settled ? undefined : this.#memory.serve(doc, here);
-        if (!result) running.dropIfUnfollowed("superseded");
-        return result;
-      });
-      return { kind: "hedged", served };
-    }
-    await following;
-    if (slot.settled) return { kind: "none" };
-    let served = this.#memory.serve(doc, here);
-    if (!served && running.continuing) {
-      // Past its suggestion (accepted, or typed to its end): the hot streak it is still reading is the next one,
-      // as soon as its paragraph is whole.
-      await running.until(() => this.#memory.serve(doc, here) !== undefined, slot);
-      if (slot.settled) return { kind: "none" };
-      served = this.#memory.serve(doc, here);
-    }
-    if (served) return { kind: "served", ...served };
-    // It ended, at this very place, with nothing to suggest: asking again would find nothing either.
-    if (typed === "" && running.outcome === "completed" && !running.suggestion && !running.stale)
-      return { kind: "empty" };
-    if (state.stream === running) running.dropIfUnfollowed("superseded");
-    return { kind: "diverged" };
-  }
-
-  /**
-   * For a stream that cannot be checked against the typing yet (no text has come, and something was typed since
-   * its anchor): resolves true once its first token is late — later after its start than nine in ten of the recent
-   * streams' first tokens — and it still has no text; false when the text comes first. Undefined when there is
-   * nothing to wait for. Never rejects.
-   */
-  #lateFirstText(stream: SharedStream, typed: string): Promise<boolean> | undefined {
-    if (this.options.hedge === false || typed === "" || stream.raw !== "" || !stream.streamed)
-      return undefined;
-    const expected = Math.max(FIRST_TOKEN_MIN_MS, this.#firstToken.summary().p90 ?? FIRST_TOKEN_DEFAULT_MS);
-    const inMs = Math.max(0, stream.startedAt + expected - performance.now());
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(stream.raw === ""), inMs);
-      timer.unref?.();
-      void stream.done.then(() => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
-  }
-
   /** Start a stream for `here`, as the document's stream in flight; undefined for a binary document. */
   #start(
     upstream: Upstream,
@@ -445,60 +370,40 @@ export class CompletionEngine {
     next: boolean,
     withLogprobs: boolean,
   ): SharedStream | undefined {
-    const { log, health, onFailure } = this.options;
-    const settings = this.options.settings();
-    // After an accepted block, the cursor sits at the end of its last line: what comes next is the next lines.
-    const lineMode = next && anchor.lineRest.trim() === "" ? "multi-line" : settings.lineMode;
-    const built = buildRequest(
-      doc,
-      here,
-      anchor,
-      context.block,
-      { ...settings, lineMode },
-      this.options.streamSingleLines,
-    );
-    if (!built) return undefined;
+    const { log, health, onFailure, streamSingleLines } = this.options;
+    const start = streamStart(doc, here, anchor, context, this.options.settings(), {
+      next,
+      withLogprobs,
+      ...(streamSingleLines === undefined ? {} : { streamSingleLines }),
+    });
+    if (!start) return undefined;
     const version = doc.version;
     const counted = this.options.onUpstream?.(doc.uri);
-    const { hotStreak: streak, maxTokens } = this.options.settings();
-    const stream: SharedStream = new SharedStream(
-      upstream,
-      {
-        uri: doc.uri,
-        anchor,
-        ...built,
-        // Ranked against the alternatives by the mean log probability of its tokens.
-        request: withLogprobs ? { ...built.request, logprobs: 1 } : built.request,
-        context: context.figures,
-        // Read on past the block shown, within the request's own budget.
-        streakTokens: Math.min(streak.maxTokens, maxTokens),
+    const stream: SharedStream = new SharedStream(upstream, start, {
+      onSuccess: () => health.success(),
+      onFailure: (error) => {
+        const notice = health.failure(error);
+        if (notice) onFailure(notice);
+        log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
       },
-      {
-        onSuccess: () => health.success(),
-        onFailure: (error) => {
-          const notice = health.failure(error);
-          if (notice) onFailure(notice);
-          log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
-        },
-        onEnd: (end) => {
-          if (state.stream === stream) state.stream = undefined;
-          if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
-            state.empty = { version, line: here.line, character: here.character };
-          counted?.(end);
-          log.debug(describeEnd(end, stream));
-        },
-        onSuggestion: (suggestion) => {
-          if (!stream.stale) this.#memory.remember(suggestion);
-        },
-        onFirstText: (ms) => this.#firstToken.add(ms),
-        onStreak: (raw, suggestion, ended) => {
-          if (stream.stale) return;
-          // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
-          const streak = hotStreak(raw, suggestion, stream.ctx);
-          this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
-        },
+      onEnd: (end) => {
+        if (state.stream === stream) state.stream = undefined;
+        if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
+          state.empty = { version, line: here.line, character: here.character };
+        counted?.(end);
+        log.debug(describeEnd(end, stream));
       },
-    );
+      onSuggestion: (suggestion) => {
+        if (!stream.stale) this.#memory.remember(suggestion);
+      },
+      onFirstText: (ms) => this.#firstToken.record(ms),
+      onStreak: (raw, suggestion, ended) => {
+        if (stream.stale) return;
+        // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+        const streak = hotStreak(raw, suggestion, stream.ctx);
+        this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
+      },
+    });
     state.stream = stream;
     return stream;
   }

@@ -8,6 +8,7 @@ import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
 import { completionMode, type PostProcessContext } from "./postprocess.js";
 import { buildPromptWindow } from "./prompt-window.js";
+import type { StreamStart } from "./shared-stream.js";
 
 /** The repository context of one request: the block that goes first, and its figures (none with context off). */
 export interface ChosenContext {
@@ -92,5 +93,50 @@ function fimContext(block: ContextBlock): FimContext {
     snippets: block.snippets.map(({ path, text }) => ({ path, text })),
     text: block.text,
     pathLine: block.pathLine,
+  };
+}
+
+/** How {@link streamStart} asks. */
+export interface StartOptions {
+  /** After an accepted suggestion (a prefetch): from the end of its line, a block. */
+  next: boolean;
+  /** Ask for the tokens' log probabilities (to rank against alternatives). */
+  withLogprobs: boolean;
+  /** See {@link buildRequest}. Default true. */
+  streamSingleLines?: boolean;
+}
+
+/**
+ * Everything a stream for a cursor starts with: the request ({@link buildRequest}), the document and anchor, the
+ * context's figures, and how far to read past the suggestion (the hot streak, within the request's own budget).
+ * Undefined for a binary document.
+ */
+export function streamStart(
+  doc: OpenDocument,
+  here: Position,
+  anchor: Anchor,
+  context: ChosenContext,
+  settings: Settings,
+  options: StartOptions,
+): StreamStart | undefined {
+  // After an accepted block, the cursor sits at the end of its last line: what comes next is the next lines.
+  const lineMode = options.next && anchor.lineRest.trim() === "" ? "multi-line" : settings.lineMode;
+  const built = buildRequest(
+    doc,
+    here,
+    anchor,
+    context.block,
+    { ...settings, lineMode },
+    options.streamSingleLines,
+  );
+  if (!built) return undefined;
+  return {
+    uri: doc.uri,
+    anchor,
+    ...built,
+    // Ranked against the alternatives by the mean log probability of its tokens.
+    request: options.withLogprobs ? { ...built.request, logprobs: 1 } : built.request,
+    context: context.figures,
+    streakTokens: Math.min(settings.hotStreak.maxTokens, settings.maxTokens),
   };
 }
