@@ -241,7 +241,8 @@ describe("@infill/lsp-server as installed", () => {
         const init = (await server.request("initialize", {
           processId: process.pid,
           rootUri: null,
-          capabilities: {},
+          // It says when it shows a suggestion (as the Neovim plugin does), so the count does not wait for a timer.
+          capabilities: { experimental: { infill: { reportsShown: true } } },
           initializationOptions: { provider: "sim", debounceMs: 0 },
         })) as { serverInfo?: { name: string; version: string } };
         expect(init.serverInfo).toEqual({
@@ -258,8 +259,11 @@ describe("@infill/lsp-server as installed", () => {
           textDocument: { uri },
           position: { line: 5, character: 2 },
           context: { triggerKind: 2 },
-        })) as { items: Array<{ insertText: string }> };
+        })) as { items: Array<{ insertText: string; command?: { arguments?: Array<{ id: string }> } }> };
         expect(answer.items[0]?.insertText).toMatch(/\S/);
+        const id = answer.items[0]?.command?.arguments?.[0]?.id;
+        expect(id).toMatch(/^s\d+$/);
+        await server.request("workspace/executeCommand", { command: "infill.shown", arguments: [{ id }] });
         // The usage figures, checked by the schema the package exports, loaded the way a tool would load it.
         const status = await server.request("workspace/executeCommand", {
           command: "infill.status",

@@ -30,7 +30,9 @@
 ;; inline completions).
 ;;
 ;; `M-x infill-status' shows what the buffer's server counted: requests,
-;; tokens, the estimated cost, suggestions shown and taken.
+;; tokens, the estimated cost, suggestions shown and taken, what is still
+;; there of what was taken, and what that comes to per dollar, by language
+;; and with or without repository context.
 ;;
 ;; The API key is read from the environment Emacs runs in: DEEPSEEK_API_KEY.
 ;; See editors/README.md in the infill repository for the details.
@@ -269,6 +271,77 @@ $0, then six decimals below a cent, four below a dollar, two from a dollar on."
         (p90 (infill--number (infill--get latency "p90"))))
     (if p50 (format "%d/%d ms" (round p50) (round p90)) "–")))
 
+(defun infill--format-horizon (seconds)
+  "A retention horizon SECONDS as `infill usage' prints it: 30 s, 2 min, 1 h."
+  (cond ((or (< seconds 60) (/= (mod seconds 60) 0)) (format "%s s" (infill--format-number seconds)))
+        ((or (< seconds 3600) (/= (mod seconds 3600) 0)) (format "%d min" (/ seconds 60)))
+        (t (format "%d h" (/ seconds 3600)))))
+
+(defun infill--format-number (n)
+  "N without a trailing .0: 30, 0.5."
+  (if (= n (truncate n)) (number-to-string (truncate n)) (number-to-string n)))
+
+(defun infill--format-per-unit (value &optional decimals)
+  "VALUE (a number or nil) with separators, or DECIMALS below 1000, or –."
+  (cond ((not (numberp value)) "–")
+        ((and decimals (< value 1000)) (format (format "%%.%df" decimals) value))
+        (t (infill--format-count value))))
+
+(defun infill--kept-line (figures)
+  "What is kept of FIGURES' characters taken at each horizon, as one line."
+  (format "  kept where it went: %s"
+          (mapconcat
+           (lambda (r)
+             (let ((checked (or (infill--number (infill--get r "checkedChars")) 0)))
+               (if (zerop checked)
+                   (format "%s –" (infill--format-horizon (infill--get r "seconds")))
+                 (format "%s %s (%s of %s chars)"
+                         (infill--format-horizon (infill--get r "seconds"))
+                         (infill--format-percent (infill--number (infill--get r "rate")))
+                         (infill--format-count (infill--get r "retainedChars"))
+                         (infill--format-count checked)))))
+           (infill--get figures "retained") ", ")))
+
+(defun infill--yield-line (figures)
+  "FIGURES' characters taken and kept per dollar and per 1k output tokens.
+Kept at the longest retention horizon."
+  (let* ((retained (infill--get figures "retained"))
+         (last (and (> (length retained) 0) (elt retained (1- (length retained)))))
+         (horizon (and last (infill--format-horizon (infill--get last "seconds")))))
+    (format "  per dollar: %s chars taken%s; per 1k output tokens: %s taken%s"
+            (infill--format-per-unit (infill--number (infill--get figures "acceptedCharsPerDollar")))
+            (if last (format ", %s kept at %s"
+                             (infill--format-per-unit (infill--number (infill--get last "perDollar")))
+                             horizon)
+              "")
+            (infill--format-per-unit (infill--number (infill--get figures "acceptedCharsPer1kOutputTokens")) 1)
+            (if last (format ", %s kept"
+                             (infill--format-per-unit (infill--number (infill--get last "per1kOutputTokens")) 1))
+              ""))))
+
+(defconst infill--context-arms
+  '(("on" . "with context") ("holdout" . "held out") ("off" . "context off"))
+  "How `infill-status' names the context arms of `infill.status'.")
+
+(defun infill--split-line (title groups key &optional names)
+  "One line under TITLE of GROUPS, a vector of objects of KEY and figures.
+Each group's requests, suggestions taken of those shown and characters
+taken.  NAMES maps a KEY's value to its words."
+  (and (> (length groups) 0)
+       (format "  %s: %s" title
+               (mapconcat
+                (lambda (g)
+                  (let ((f (infill--get g "figures"))
+                        (name (infill--get g key)))
+                    (format "%s %s requests, %d of %d taken, %s chars"
+                            (or (cdr (assoc name names)) name)
+                            (infill--format-count (or (infill--number (infill--get f "requests")) 0))
+                            (+ (or (infill--number (infill--get f "accepted")) 0)
+                               (or (infill--number (infill--get f "acceptedPartly")) 0))
+                            (or (infill--number (infill--get f "shown")) 0)
+                            (infill--format-count (or (infill--number (infill--get f "acceptedChars")) 0)))))
+                groups "; "))))
+
 (defun infill-status-lines (status)
   "The usage figures STATUS (what `infill.status' answers) as lines of text."
   (let* ((total (infill--get status "total"))
@@ -301,6 +374,11 @@ $0, then six decimals below a cent, four below a dollar, two from a dollar on."
                         (infill--format-count (funcall n "acceptedChars"))
                         (infill--percentiles (infill--get total "latency" "endToEnd"))
                         (infill--percentiles (infill--get total "latency" "upstream")))
+                (and (> (length (infill--get total "retained")) 0) (infill--kept-line total))
+                (and (> (length (infill--get total "retained")) 0) (infill--yield-line total))
+                (infill--split-line "by language" (infill--get status "languages") "language")
+                (infill--split-line "by context" (infill--get status "contexts") "context"
+                                    infill--context-arms)
                 (and (> (funcall n "unpricedTokens") 0)
                      (format "  * %s tokens of models without a price are not in the cost"
                              (infill--format-count (funcall n "unpricedTokens"))))
@@ -342,8 +420,11 @@ or when the answer is not infill-lsp's."
 (defun infill-status ()
   "Show the usage figures of the current buffer's infill-lsp.
 Requests, prompt tokens and the share served from DeepSeek's prompt
-cache, the estimated cost, suggestions shown and taken, and latencies,
-since the server started; in the buffer *infill-status*."
+cache, the estimated cost, suggestions shown and taken, and latencies;
+the characters taken that are still where they went at each retention
+check, what taken and kept come to per dollar and per 1000 generated
+tokens, and the figures by language and by context arm; since the
+server started, in the buffer *infill-status*."
   (interactive)
   (let ((lines (infill-status-lines (infill-status-data))))
     (with-current-buffer (get-buffer-create "*infill-status*")

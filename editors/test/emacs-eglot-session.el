@@ -10,6 +10,8 @@
 ;;   INFILL_TEST_SCRATCH a scratch directory (byte-compilation output, fake programs)
 ;;   INFILL_TEST_CONTEXT_FILE, _LINE, _COLUMN  a second file of the same project, and where `completion-at-point'
 ;;                       runs in it after typing "(" (repository context: it imports from a file never opened)
+;;   INFILL_TEST_RETENTION  optional: a retention check that many seconds after a take; then, after the save, a line
+;;                       is completed below the first and deleted at once, and the session waits for every check
 ;;
 ;; Prints one line "infill-test-result: JSON" on stdout and exits 0 when the session ran to its end (the
 ;; assertions are the caller's), or prints "infill-test-error: MESSAGE" and exits 1.
@@ -20,6 +22,7 @@
 (require 'bytecomp)
 
 (defvar infill-eglot-companion)
+(defvar infill-test--gamma nil "The line completed and then deleted.")
 
 (defun infill-test--env (name)
   "The environment variable NAME, which must be set."
@@ -70,6 +73,41 @@ Fake `typescript-language-server' and `rass' programs stand for installed ones."
               :companionOff (contact with-both nil)
               :companionGiven (contact with-both '((js-mode "biome" "lsp-proxy"))))))))
 
+(defun infill-test--total (key)
+  "The figure KEY (a string) of the total of the buffer's infill-lsp."
+  (infill--get (infill-status-data) "total" key))
+
+(defun infill-test--wait (what check)
+  "Let Eglot talk until CHECK holds, for at most 15 s; an error naming WHAT on timeout.
+Eglot sends the buffer's changes from an idle timer, and batch Emacs is never
+idle: they are sent here as that timer would."
+  (let ((deadline (+ (float-time) 15)))
+    (while (progn (eglot--signal-textDocument/didChange) (not (funcall check)))
+      (when (> (float-time) deadline) (error "Timed out waiting for %s" what))
+      (accept-process-output nil 0.1))))
+
+(defun infill-test--retention ()
+  "The characters checked and kept at the longest retention horizon, and the horizon."
+  (let* ((retained (infill-test--total "retained"))
+         (last (and (> (length retained) 0) (elt retained (1- (length retained))))))
+    (list :seconds (infill--get last "seconds")
+          :checkedChars (infill--get last "checkedChars")
+          :retainedChars (infill--get last "retainedChars"))))
+
+(defun infill-test--take-and-delete (line)
+  "Below LINE (1-based) of the current buffer, type a line, complete it, wait until
+the server counted the take, and delete the line.  Returns the line as completed."
+  (goto-char (point-min))
+  (forward-line (1- line))
+  (end-of-line)
+  (let ((taken (infill-test--total "accepted")))
+    (insert "\nconst gamma = comp")
+    (completion-at-point)
+    (let ((completed (buffer-substring-no-properties (line-beginning-position) (line-end-position))))
+      (infill-test--wait "the server to count the take" (lambda () (> (infill-test--total "accepted") taken)))
+      (delete-region (1- (line-beginning-position)) (line-end-position))
+      completed)))
+
 (defun infill-test--complete-after-paren (file line column)
   "Visit FILE (Eglot manages it with the project's server), type \"(\" at LINE
 and COLUMN, run `completion-at-point' there; return the line."
@@ -92,6 +130,7 @@ and COLUMN, run `completion-at-point' there; return the line."
          (context-file (infill-test--env "INFILL_TEST_CONTEXT_FILE"))
          (context-line (string-to-number (infill-test--env "INFILL_TEST_CONTEXT_LINE")))
          (context-column (string-to-number (infill-test--env "INFILL_TEST_CONTEXT_COLUMN")))
+         (retention (getenv "INFILL_TEST_RETENTION"))
          (compile-log (infill-test--byte-compile scratch))
          (_ (require 'infill))
          (_ (require 'js))
@@ -110,6 +149,10 @@ and COLUMN, run `completion-at-point' there; return the line."
           (condition-case nil
               (while t (eval (read (current-buffer)) t))
             (end-of-file nil)))))
+    ;; A retention check this many seconds after a take, instead of 30 s … 10 min; and a take deleted at once.
+    (when retention
+      (setq infill-settings
+            (append infill-settings `(:usage (:retentionChecks ,(vector (string-to-number retention)))))))
     (setq-default eglot-workspace-configuration '(:infill (:debounceMs 0)))
     (infill-eglot-setup)
     (find-file file)
@@ -128,6 +171,13 @@ and COLUMN, run `completion-at-point' there; return the line."
                                  (infill-test--complete-after-paren context-file context-line context-column))))
         ;; Saved before the events are read, so that they show the didSave.
         (save-buffer)
+        ;; A take deleted at once, then every take checked at the retention horizon.
+        (when retention
+          (setq infill-test--gamma (infill-test--take-and-delete line))
+          (infill-test--wait "every take checked at the retention horizon"
+                             (lambda ()
+                               (equal (plist-get (infill-test--retention) :checkedChars)
+                                      (infill-test--total "acceptedChars")))))
         (setq result
               (list :compileLog (or compile-log :null)
                     :entries (vconcat
@@ -143,6 +193,10 @@ and COLUMN, run `completion-at-point' there; return the line."
                     :line completed-line
                     :point completed-point
                     :contextLine context-completed
+                    :gammaLine (or infill-test--gamma :null)
+                    :retention (infill-test--retention)
+                    :accepted (infill-test--total "accepted")
+                    :acceptedChars (infill-test--total "acceptedChars")
                     :statusElsewhere (condition-case err
                                          (with-temp-buffer (infill-status-data) "answered")
                                        (user-error (error-message-string err)))

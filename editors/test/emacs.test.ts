@@ -31,6 +31,8 @@ module.exports = { alpha, beta };
 `);
 const TYPED = "mp";
 const SUGGESTION = `compute(41, "left");`;
+/** The retention check the first session asks for, in seconds after a take. */
+const RETENTION_SECONDS = 3;
 // Repository context: in the same project (a git repository), src/label.js uses inchesToCm from lib/units.js, which
 // Emacs never visits. `completion-at-point` right after the `(` typed there must send its declaration.
 const UNITS_PATH = "lib/units.js";
@@ -66,6 +68,13 @@ interface Session {
   status: string;
   /** What asking for the status says in a buffer no server manages. */
   statusElsewhere: string;
+  /** The line completed below the first, then deleted (with INFILL_TEST_RETENTION). */
+  gammaLine: string | null;
+  /** At the longest retention horizon: the characters checked and those still there. */
+  retention: { seconds: number | null; checkedChars: number | null; retainedChars: number | null };
+  /** The server's count of suggestions taken whole, and of characters taken. */
+  accepted: number;
+  acceptedChars: number;
   events: string;
 }
 
@@ -79,7 +88,7 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     requireBuiltServer();
     sim = await startSim();
     sandbox = await createSandbox("emacs", sim.url);
-    ({ file, session } = await runSession(sandbox));
+    ({ file, session } = await runSession(sandbox, { INFILL_TEST_RETENTION: String(RETENTION_SECONDS) }));
   }, PROVISION_TIMEOUT_MS + 70_000);
 
   afterAll(async () => {
@@ -125,7 +134,9 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     expect(session.managed).toBe(true);
     expect(session.serverName).toBe("infill-lsp");
     expect(session.capf).toBe(true);
-    expect(session.events).toContain(`"initializationOptions":{"infill":{"maxTokens":64,"lineMode":"auto"}}`);
+    expect(session.events).toContain(
+      `"initializationOptions":{"infill":{"maxTokens":64,"lineMode":"auto","usage":{"retentionChecks":[${RETENTION_SECONDS}]}}}`,
+    );
     expect(session.events).toMatch(/textDocument\/didOpen .*"languageId":"javascript"/);
     // The `infill` section of eglot-workspace-configuration, as the server pulls it.
     expect(session.events).toMatch(/--> workspace\/configuration\[\d+\] .*"result":\[\{"debounceMs":0\}\]/);
@@ -169,7 +180,7 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     expect(session.contextLine.startsWith("export const width = inchesToCm(")).toBe(true);
   });
 
-  it("M-x infill-status shows the server's figures: the requests, the suggestions shown (Eglot runs no item command, so none taken)", () => {
+  it("M-x infill-status shows the server's figures: Eglot's menu accepts counted (it runs no item command), a kept take told from a deleted one, by language and context", () => {
     const lines = session.status.split("\n");
     expect(lines[0]).toMatch(
       /^usage of this server since \d\d:\d\d UTC, deepseek-v4-flash \(costs are estimates/,
@@ -185,15 +196,49 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       "rate",
     ]);
     const [requests, , cached, , cost, shown, taken, rate] = lines[2]!.trim().split(/\s{2,}/);
-    // Two completions at point, in two files: two suggestions shown.
+    // Three completions at point, each taken by Eglot's exit function: beta's line and gamma's whole, the first line
+    // of the block after `inchesToCm(` in part.
     expect({ requests, shown, taken, rate }).toEqual({
       requests: String(sim.requests.length),
-      shown: "2",
-      taken: "0",
-      rate: "0 %",
+      shown: "3",
+      taken: "3",
+      rate: "100 %",
     });
     expect(cached).toMatch(/^\d+ %$/);
     expect(cost).toMatch(/^\$0\.\d{6}$/);
+    const beta = 'ute(41, "left");'.length;
+    const partial = session.contextLine.length - "export const width = inchesToCm(".length;
+    expect(session.gammaLine).toBe(`const gamma = ${SUGGESTION}`);
+    expect({ accepted: session.accepted, acceptedChars: session.acceptedChars }).toEqual({
+      accepted: 2,
+      acceptedChars: 2 * beta + partial,
+    });
+    expect(lines[3]).toMatch(
+      new RegExp(
+        `^  taken: 2 whole, 1 in part, ${2 * beta + partial} characters; latency p50/p90: \\d+/\\d+ ms`,
+      ),
+    );
+    // Gamma's line was deleted right after it was taken: at the check, what is kept is the rest.
+    expect(session.retention).toEqual({
+      seconds: RETENTION_SECONDS,
+      checkedChars: 2 * beta + partial,
+      retainedChars: beta + partial,
+    });
+    const keptShare = Math.round(((beta + partial) / (2 * beta + partial)) * 100);
+    expect(lines[4]).toBe(
+      `  kept where it went: ${RETENTION_SECONDS} s ${keptShare} % (${beta + partial} of ${2 * beta + partial} chars)`,
+    );
+    expect(lines[5]).toMatch(
+      new RegExp(
+        `^  per dollar: [\\d,]+ chars taken, [\\d,]+ kept at ${RETENTION_SECONDS} s; per 1k output tokens: [\\d,.]+ taken, [\\d,.]+ kept$`,
+      ),
+    );
+    expect(lines[6]).toBe(
+      `  by language: javascript ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+    );
+    expect(lines[7]).toBe(
+      `  by context: with context ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+    );
     expect(session.statusElsewhere).toBe(
       "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)",
     );

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify, stripVTControlCharacters } from "node:util";
@@ -58,6 +58,12 @@ export const floor = rectangleArea│
 
 const withoutAnsi = stripVTControlCharacters;
 
+/** The table of infill's settings in the shipped languages.toml, and the retention check the tests set in it. */
+const CONFIG_TABLE = "[language-server.infill.config]\n";
+const RETENTION_SECONDS = 3;
+/** What infill's item inserts after `const beta = comp`, and what a second one on a new line inserts. */
+const TAKEN = 'ute(41, "left");';
+
 /** Helix's status line: the row that starts with the mode. */
 const statusLine = (screen: string) => screen.split("\n").find((row) => /^ (NOR|INS|SEL) /.test(row)) ?? "";
 const mode = (screen: string) => statusLine(screen).slice(1, 4);
@@ -97,7 +103,13 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
     sim = await startSim();
     sandbox = await createSandbox("helix", sim.url);
     await mkdir(join(sandbox.config, "helix"), { recursive: true });
-    await copyFile(SHIPPED, join(sandbox.config, "helix/languages.toml"));
+    // The shipped file, with a retention check 3 s after a take instead of 30 s, 2, 5 and 10 min.
+    const shipped = await readFile(SHIPPED, "utf8");
+    expect(shipped).toContain(CONFIG_TABLE);
+    await writeFile(
+      join(sandbox.config, "helix/languages.toml"),
+      shipped.replace(CONFIG_TABLE, `${CONFIG_TABLE}usage = { retentionChecks = [${RETENTION_SECONDS}] }\n`),
+    );
     // A normal project: Helix takes the folder holding `.git` as its workspace.
     await mkdir(join(sandbox.project, ".git"));
     await mkdir(join(sandbox.project, "lib"));
@@ -128,28 +140,54 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
     expect(withoutAnsi(stdout)).toContain(`✓ infill: ${join(sandbox.dir, "bin/infill-lsp")}`);
   });
 
-  it("offers the completion from @infill/sim in the menu, once accepted it is in the saved file, and :lsp-workspace-command infill.status shows the figures", async () => {
+  it("offers the completion from @infill/sim in the menu, once accepted it is in the saved file; :lsp-workspace-command infill.status counts the menu accept (Helix runs no item command) and tells a kept one from a deleted one", async () => {
     await completeAndSave(bin, sandbox, sim, "infill-helix", async (hx, log) => {
       // `:lsp-workspace-command infill.status` runs the command, and since Helix shows nothing of a command's
       // result, the server says it as a message, on the status line. Helix 25.07 does not run a completion item's
-      // `command`, so the suggestion taken from the menu counts as shown only.
-      await hx.type(":lsp-workspace-command infill.status");
-      await hx.keys("Enter");
-      await hx.waitFor(
-        "the status message",
-        (s) =>
-          /^infill: 1 request, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 0 of 1 \(0 %\)/m.test(
-            s,
-          ),
-        { context: log.tail },
+      // `command`: the server infers the accept from the edit that put the suggestion's text at its place.
+      const status = async (what: string, pattern: RegExp) => {
+        const line = await waitUntil(
+          what,
+          async () => {
+            await hx.type(":lsp-workspace-command infill.status");
+            await hx.keys("Enter");
+            const found = (await hx.screen()).split("\n").find((row) => row.startsWith("infill: "));
+            return found && pattern.test(found) ? found : undefined;
+          },
+          { describe: log.tail, timeoutMs: 15_000 },
+        );
+        return line;
+      };
+      await status(
+        "the menu accept counted",
+        /^infill: \d+ requests?, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 1 of 1 \(100 %\)/,
       );
       const text = await log.read();
       expect(text).toMatch(
         /infill -> .*"method":"workspace\/executeCommand","params":\{"arguments":\[\],"command":"infill.status"\}/,
       );
       expect(text).not.toMatch(/"method":"workspace\/executeCommand"[^\n]*"infill\.accepted"/);
+
+      // A second accept, on a new line below, deleted at once (`x` selects the line, `d` deletes it).
+      await hx.type("o");
+      await hx.waitFor("a new line in insert mode", (screen) => mode(screen) === "INS");
+      await hx.type("const gamma = comp");
+      await hx.waitFor("infill's item for gamma", (screen) => MENU_ROW.test(screen), { context: log.tail });
+      await hx.keys("Tab");
+      await hx.waitFor("the item applied", (screen) => screen.includes(`const gamma = comp${TAKEN}`));
+      await hx.keys("Enter");
+      await hx.keys("Escape");
+      await hx.waitFor("normal mode", (screen) => mode(screen) === "NOR" && !MENU_ROW.test(screen));
+      await hx.type("xd");
+      await hx.waitFor("the line deleted", (screen) => !screen.includes("const gamma"));
+      // Both checked at 3 s: one kept whole, one gone.
+      const line = await status(
+        "both accepts checked",
+        new RegExp(`taken 2 of 2 \\(100 %\\), ${2 * TAKEN.length} chars kept 50 % at ${RETENTION_SECONDS} s`),
+      );
+      expect(line).toMatch(/^infill: \d+ requests, /);
     });
-  });
+  }, 60_000);
 
   it("sends the project as workspace folder, and the declaration of a function from a file it never opened", async () => {
     const { hx, readLog, logTail } = await openInHelix(

@@ -17,7 +17,7 @@ import { runUsageCommand } from "./usage-command.js";
 import { VERSION } from "./version.js";
 
 const HELP = `Usage: infill complete (--prompt TEXT [--suffix TEXT] | --file FILE --line N --character N) [options]
-       infill usage [--month YYYY-MM] [--json]   (see infill usage --help)
+       infill usage [--by language|model|context] [--month YYYY-MM] [--json]   (see infill usage --help)
 
 Asks a FIM provider (by default DeepSeek's FIM Completion API) for the text between a prompt and a
 suffix, and prints it.

@@ -1,5 +1,6 @@
 export { DEFAULT_BASE_URL, normalizeBaseURL } from "./base-url.js";
 export { FimClient, type FimClientOptions, type RequestOptions } from "./client.js";
+export { type ContextEffect, contextEffect, formatContextEffect } from "./context-effect.js";
 export {
   AbortError,
   ApiError,
@@ -20,6 +21,7 @@ export {
   ValidationError,
 } from "./errors.js";
 export { classify, FAILURE_KINDS, type Failure, type FailureKind } from "./failure.js";
+export { type Estimate, meanOf, proportionDifference, wilson } from "./interval.js";
 export { DEFAULT_MODEL, MODELS } from "./models.js";
 export { ProviderClient, type ProviderClientOptions } from "./provider-client.js";
 export {
@@ -57,7 +59,9 @@ export {
   type Usage,
   UsageSchema,
 } from "./schemas.js";
+export { sparkline } from "./sparkline.js";
 // Prices, usage totals and the usage log's writer: the same as `@infill/core/usage`.
 export * from "./usage.js";
+export { type UsageDimension, usageGroups } from "./usage-breakdown.js";
 export { readUsageLog, summarizeUsage, type UsageFigures, type UsageSummary } from "./usage-report.js";
 export { VERSION } from "./version.js";

@@ -1,19 +1,32 @@
 import { parseArgs } from "node:util";
+import {
+  formatUsageBreakdown,
+  monthContextEffect,
+  USAGE_DIMENSIONS,
+  type UsageDimension,
+  usageGroups,
+} from "./usage-breakdown.js";
 import { localDay, usageDirectory, usageFile } from "./usage-log.js";
 import { formatUsageSummary, readUsageLog, summarizeUsage } from "./usage-report.js";
 
 /** `infill usage --help`. */
-export const USAGE_HELP = `Usage: infill usage [--month YYYY-MM] [--json]
+export const USAGE_HELP = `Usage: infill usage [--by language|model|context] [--month YYYY-MM] [--json]
 
 Prints what infill's language servers counted on this machine: today, the month and each model, with requests,
 tokens, the share of prompt tokens served from DeepSeek's cache, the estimated cost and the share of suggestions
 taken. Read from $XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl (default ~/.local/state/infill/usage); nothing leaves
 the machine.
 
+With --by, the month split by language, model or context: the characters taken and those still there at each
+retention check (30 s, 2, 5 and 10 min by default), per dollar and per 1000 generated tokens, and the characters
+taken on each day as a chart. --by context also compares the requests sent with repository context to those the
+context.holdout setting sent without it, with the sample sizes and 95 % intervals.
+
 Options:
-  --month YYYY-MM          the month to show (default: this month)
-  --json                   print the figures as JSON
-  -h, --help               show this help
+  --by language|model|context   split the month by this
+  --month YYYY-MM               the month to show (default: this month)
+  --json                        print the figures as JSON
+  -h, --help                    show this help
 `;
 
 /** What the command prints and its exit status. */
@@ -32,11 +45,17 @@ export async function runUsageCommand(
   env: NodeJS.ProcessEnv = process.env,
   now: Date = new Date(),
 ): Promise<CommandResult> {
-  let values: { month?: string | undefined; json?: boolean | undefined; help?: boolean | undefined };
+  let values: {
+    by?: string | undefined;
+    month?: string | undefined;
+    json?: boolean | undefined;
+    help?: boolean | undefined;
+  };
   try {
     ({ values } = parseArgs({
       args,
       options: {
+        by: { type: "string" },
         month: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -53,6 +72,10 @@ export async function runUsageCommand(
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
     return failure(2, `--month must be a month as YYYY-MM (e.g. ${today.slice(0, 7)}), got ${month}`);
   }
+  const by = values.by as UsageDimension | undefined;
+  if (by !== undefined && !USAGE_DIMENSIONS.includes(by)) {
+    return failure(2, `--by must be one of ${USAGE_DIMENSIONS.join(", ")}, got ${values.by}`);
+  }
   const directory = usageDirectory(env);
   if (!directory) return failure(1, "no place for the usage log: neither XDG_STATE_HOME nor HOME is set");
   const file = usageFile(directory, month);
@@ -64,9 +87,16 @@ export async function runUsageCommand(
   }
   const summary = summarizeUsage(log.records, month, today);
   if (values.json) {
+    const split = by
+      ? {
+          by,
+          groups: usageGroups(summary, by),
+          ...(by === "context" ? { contextEffect: monthContextEffect(summary) } : {}),
+        }
+      : {};
     return {
       code: 0,
-      stdout: `${JSON.stringify({ file, skippedLines: log.skipped, ...summary }, null, 2)}\n`,
+      stdout: `${JSON.stringify({ file, skippedLines: log.skipped, ...summary, ...split }, null, 2)}\n`,
       stderr: "",
     };
   }
@@ -77,9 +107,10 @@ export async function runUsageCommand(
   if (log.records.length === 0) {
     return { code: 0, stdout: `No usage recorded for ${month} (${file}).\n${skipped}`, stderr: "" };
   }
+  const report = by ? formatUsageBreakdown(summary, by, today) : formatUsageSummary(summary);
   return {
     code: 0,
-    stdout: `infill usage, ${month} (${file})\n\n${formatUsageSummary(summary)}${skipped}`,
+    stdout: `infill usage, ${month}${by ? `, by ${by}` : ""} (${file})\n\n${report}${skipped}`,
     stderr: "",
   };
 }

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { USAGE_FIELDS, type UsageTotals } from "./usage-totals.js";
+import { horizonsOf, RETENTION_FIELDS, USAGE_FIELDS, type UsageTotals } from "./usage-totals.js";
 
 // The usage log: one file per month, `YYYY-MM.jsonl`, one JSON object per line. Each line adds the figures of one
 // day and one model as counted by one server since its previous line: a reader sums the lines, so servers never
@@ -9,11 +9,18 @@ import { USAGE_FIELDS, type UsageTotals } from "./usage-totals.js";
 // and writes under the file's lock, so lines from different processes never interleave. (Over NFS, O_APPEND is not
 // atomic; a torn line is then skipped like one cut by a crash.) A line cut short by a crash or a full disk is not
 // valid JSON and is skipped by the reader; the next append starts on a line of its own.
+//
+// Lines hold counts only: no code, no file names. A line also names the language (an LSP language id) and whether
+// the requests carried repository context; lines written before those existed are read as `unknown`. Fields are only
+// added within a version, so an older reader still sums a newer line's figures.
 
 /** The version of the log line format written by this package. */
 export const USAGE_LOG_VERSION = 1;
 
-/** One line of the usage log: a day's figures for one model, as one server counted them since its last line. */
+/**
+ * One line of the usage log: a day's figures for one model, language and context arm, as one server counted them
+ * since its last line.
+ */
 export interface UsageRecord extends UsageTotals {
   /** Local calendar day, `YYYY-MM-DD`. */
   day: string;
@@ -21,6 +28,10 @@ export interface UsageRecord extends UsageTotals {
   provider: string;
   /** The model id the requests named. */
   model: string;
+  /** The documents' LSP language id (see `usageLanguage`); `unknown` in lines written before it was recorded. */
+  language: string;
+  /** Whether the requests carried repository context (a `ContextArm`); `unknown` in older lines. */
+  context: string;
 }
 
 /**
@@ -52,7 +63,7 @@ export function localDay(date: Date = new Date()): string {
 
 /**
  * One log line (with its line break) for a record: the format version `v`, then the fields in a fixed order, the
- * cost rounded to 1e-10 $.
+ * cost rounded to 1e-10 $, and the retention checks by horizon (shortest first) when there were any.
  */
 export function formatUsageRecord(record: UsageRecord): string {
   const line: Record<string, unknown> = {
@@ -60,9 +71,20 @@ export function formatUsageRecord(record: UsageRecord): string {
     day: record.day,
     provider: record.provider,
     model: record.model,
+    language: record.language,
+    context: record.context,
   };
   for (const field of USAGE_FIELDS) {
     line[field] = field === "cost" ? Math.round(record.cost * 1e10) / 1e10 : record[field];
+  }
+  const horizons = horizonsOf(record.retention);
+  if (horizons.length > 0) {
+    line.retention = Object.fromEntries(
+      horizons.map((seconds) => {
+        const checks = record.retention[String(seconds)]!;
+        return [String(seconds), Object.fromEntries(RETENTION_FIELDS.map((field) => [field, checks[field]]))];
+      }),
+    );
   }
   return `${JSON.stringify(line)}\n`;
 }

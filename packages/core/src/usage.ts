@@ -9,6 +9,13 @@ export {
   PRICES_AS_OF,
   priceOf,
 } from "./prices.js";
+export {
+  CONTEXT_ARMS,
+  type ContextArm,
+  isContextArm,
+  UNKNOWN_DIMENSION,
+  usageLanguage,
+} from "./usage-dimensions.js";
 export { formatCost, formatPercent } from "./usage-format.js";
 export { appendUsageRecords, localDay, type UsageRecord, usageDirectory, usageFile } from "./usage-log.js";
 export {
@@ -16,6 +23,10 @@ export {
   addTotals,
   cacheHitRatio,
   emptyTotals,
+  horizonKey,
+  horizonsOf,
   isEmptyTotals,
+  type RetentionTotals,
   type UsageTotals,
 } from "./usage-totals.js";
+export { formatHorizon, type RetainedFigures, type UsageYield, usageYield } from "./usage-yield.js";

@@ -9,7 +9,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type DialectName, type Sim, startSim } from "@infill/sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_MODEL, FimClient, summarizeUsage, VERSION } from "../src/index.js";
+import { DEFAULT_MODEL, FimClient, localDay, summarizeUsage, VERSION } from "../src/index.js";
+import { formatUsageBreakdown } from "../src/usage-breakdown.js";
 import { formatUsageSummary, parseUsageLog } from "../src/usage-report.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -399,13 +400,16 @@ describe("help and version", () => {
 });
 
 describe("infill usage", () => {
-  const fixtureLog = fileURLToPath(new URL("./fixtures/usage/2026-10.jsonl", import.meta.url));
+  const fixtureLog = (month: string) =>
+    fileURLToPath(new URL(`./fixtures/usage/${month}.jsonl`, import.meta.url));
   let state: string;
 
   beforeAll(async () => {
     state = join(dir, "state");
     await mkdir(join(state, "infill", "usage"), { recursive: true });
-    await copyFile(fixtureLog, join(state, "infill", "usage", "2026-10.jsonl"));
+    for (const month of ["2026-10", "2026-11"]) {
+      await copyFile(fixtureLog(month), join(state, "infill", "usage", `${month}.jsonl`));
+    }
   });
 
   it("prints the month and each model from the log under XDG_STATE_HOME", async () => {
@@ -455,6 +459,7 @@ describe("infill usage", () => {
     [["usage", "--month", "last"], /--month must be a month/],
     [["usage", "--bogus"], /Unknown option '--bogus'.*see infill usage --help/],
     [["usage", "extra"], /Unexpected argument 'extra'|positional/i],
+    [["usage", "--by", "file"], /--by must be one of language, model, context, got file/],
   ])("%j: exit 2 with one line", async (args, message) => {
     const run = await infill(args, { XDG_STATE_HOME: state });
     expect(run.code).toBe(2);
@@ -466,7 +471,44 @@ describe("infill usage", () => {
   it("--help explains the command", async () => {
     const run = await infill(["usage", "--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("infill usage [--month YYYY-MM] [--json]");
+    expect(run.stdout).toContain("infill usage [--by language|model|context] [--month YYYY-MM] [--json]");
+  });
+
+  it.each(["language", "model", "context"] as const)(
+    "--by %s prints the month split that way, as formatUsageBreakdown does",
+    async (by) => {
+      // The chart runs up to today: the day before and after the run, in case it spans midnight.
+      const days = [localDay()];
+      const run = await infill(["usage", "--month", "2026-11", "--by", by], { XDG_STATE_HOME: state });
+      days.push(localDay());
+      const file = join(state, "infill", "usage", "2026-11.jsonl");
+      const records = parseUsageLog(await readFile(file, "utf8")).records;
+      const expected = days.map((today) => ({
+        code: 0,
+        stdout: `infill usage, 2026-11, by ${by} (${file})\n\n${formatUsageBreakdown(summarizeUsage(records, "2026-11", today), by, today)}`,
+        stderr: "",
+      }));
+      expect(expected).toContainEqual(run);
+    },
+  );
+
+  it("--by context --json adds the groups and the comparison of the arms", async () => {
+    const run = await infill(["usage", "--month", "2026-11", "--by", "context", "--json"], {
+      XDG_STATE_HOME: state,
+    });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as {
+      by: string;
+      groups: Array<{ label: string; figures: { requests: number } }>;
+      contextEffect: { with: { requests: number }; heldOut: { requests: number } };
+    };
+    expect(json.by).toBe("context");
+    expect(json.groups.map((g) => [g.label, g.figures.requests])).toEqual([
+      ["with context", 132],
+      ["held out", 18],
+      ["unknown (older lines)", 13],
+    ]);
+    expect([json.contextEffect.with.requests, json.contextEffect.heldOut.requests]).toEqual([132, 18]);
   });
 });
 
@@ -481,7 +523,8 @@ describe("the usage log with several writers", () => {
       import { appendUsageRecords } from ${JSON.stringify(pathToFileURL(join(packageDir, "dist", "usage-log.js")).href)};
       const [file, id, startAt] = process.argv.slice(1);
       const base = { cancelled: 0, superseded: 0, failed: 0, unreported: 0, cacheHitTokens: 0, cacheMissTokens: 0,
-        completionTokens: 0, cost: 0.000001, unpricedTokens: 0, shown: 1, accepted: 0, acceptedPartly: 0, acceptedChars: 0 };
+        completionTokens: 0, cost: 0.000001, unpricedTokens: 0, shown: 1, accepted: 0, acceptedPartly: 0, acceptedChars: 0,
+        acceptedCharsSq: 0, retention: {}, language: "typescript", context: "on" };
       await new Promise((resolve) => setTimeout(resolve, Number(startAt) - Date.now()));
       let appends = 0;
       while (Date.now() < Number(startAt) + 400) {

@@ -12,12 +12,15 @@ import {
   usageFile,
 } from "../src/index.js";
 import { formatUsageRecord } from "../src/usage-log.js";
+import { parseUsageLog } from "../src/usage-report.js";
 
 const record = (figures: Partial<UsageRecord> = {}): UsageRecord => ({
   ...emptyTotals(),
   day: "2026-11-02",
   provider: "deepseek",
   model: "deepseek-v4-flash",
+  language: "typescript",
+  context: "on",
   ...figures,
 });
 
@@ -68,10 +71,29 @@ describe("formatUsageRecord", () => {
     expect(line.endsWith("\n")).toBe(true);
     expect(line.slice(0, -1)).not.toContain("\n");
     expect(line).toBe(
-      '{"v":1,"day":"2026-11-02","provider":"deepseek","model":"deepseek-v4-flash","requests":3,"cancelled":0,' +
+      '{"v":1,"day":"2026-11-02","provider":"deepseek","model":"deepseek-v4-flash","language":"typescript",' +
+        '"context":"on","requests":3,"cancelled":0,' +
         '"superseded":0,"failed":0,"unreported":0,"cacheHitTokens":0,"cacheMissTokens":0,"completionTokens":0,' +
-        '"cost":0.3,"unpricedTokens":0,"shown":0,"accepted":0,"acceptedPartly":0,"acceptedChars":12}\n',
+        '"cost":0.3,"unpricedTokens":0,"shown":0,"accepted":0,"acceptedPartly":0,"acceptedChars":12,' +
+        '"acceptedCharsSq":0}\n',
     );
+  });
+
+  it("adds the retention checks by horizon, shortest first, and reads them back", () => {
+    const written = record({
+      acceptedChars: 20,
+      acceptedCharsSq: 400,
+      retention: {
+        "600": { checkedChars: 20, retainedChars: 0, retainedCharsSq: 0 },
+        "30": { checkedChars: 20, retainedChars: 18, retainedCharsSq: 324 },
+      },
+    });
+    const line = formatUsageRecord(written);
+    expect(line).toContain(
+      '"retention":{"30":{"checkedChars":20,"retainedChars":18,"retainedCharsSq":324},' +
+        '"600":{"checkedChars":20,"retainedChars":0,"retainedCharsSq":0}}}\n',
+    );
+    expect(parseUsageLog(line)).toEqual({ records: [written], skipped: 0 });
   });
 });
 

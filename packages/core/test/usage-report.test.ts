@@ -11,6 +11,8 @@ const record = (day: string, model: string, figures: Partial<UsageRecord> = {}):
   day,
   provider: "deepseek",
   model,
+  language: "typescript",
+  context: "on",
   ...figures,
 });
 
@@ -39,7 +41,14 @@ describe("parseUsageLog", () => {
     const { records } = parseUsageLog(
       '{"v":1,"day":"2026-10-01","model":"m","requests":3,"fromTheFuture":1}',
     );
-    expect(records).toEqual([record("2026-10-01", "m", { provider: "unknown", requests: 3 })]);
+    expect(records).toEqual([
+      record("2026-10-01", "m", {
+        provider: "unknown",
+        language: "unknown",
+        context: "unknown",
+        requests: 3,
+      }),
+    ]);
   });
 
   it("reads the fixture: 3 lines skipped (a newer version, a bad figure, a torn end)", () => {
@@ -124,6 +133,7 @@ describe("formatUsageSummary", () => {
         "Costs are estimates: list prices per million tokens (see `prices` in infill-lsp's settings), no discounts.",
         "* 4,100 tokens of models without a price are not in the cost; add them with the `prices` setting.",
         "22 of 122 requests ended without a usage report (cut short or aborted): their tokens are not counted.",
+        "What is kept of what was taken, per dollar, by language, model or context: infill usage --by …",
         "",
       ].join("\n"),
     );

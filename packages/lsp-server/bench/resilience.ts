@@ -219,7 +219,7 @@ function inProcess(
   const documents = new Documents();
   const settings: Settings = {
     ...defaultSettings({}),
-    context: { enabled: false, maxTokens: 0, exclude: [] },
+    context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0 },
     ...overrides,
   };
   const engine = new CompletionEngine({

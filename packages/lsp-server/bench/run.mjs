@@ -1,4 +1,5 @@
 // The benchmark is TypeScript (it measures source modules in-process too); bundle it, then run it.
+import { copyFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
@@ -20,4 +21,9 @@ await build({
     js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
   },
 });
+// The sim's own process (harness.ts starts it from beside the bundle).
+copyFileSync(
+  fileURLToPath(new URL("./sim-process.mjs", import.meta.url)),
+  fileURLToPath(new URL("../.bench/sim-process.mjs", import.meta.url)),
+);
 await import(pathToFileURL(outfile).href);

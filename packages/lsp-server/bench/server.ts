@@ -24,6 +24,7 @@ import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
 import { syntaxBench } from "./syntax.js";
+import { usageBench } from "./usage.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
 const sample = `${source}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
@@ -265,6 +266,8 @@ console.log("memory:");
 await memoryBench();
 console.log("document sync:");
 editCost();
+console.log("following suggestions (accept inference, retention):");
+usageBench();
 console.log("typing:");
 await typing(sim);
 console.log("cold start:");

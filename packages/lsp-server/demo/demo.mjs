@@ -78,7 +78,11 @@ const init = await rpc.sendRequest("initialize", {
   processId: process.pid,
   rootUri: root,
   workspaceFolders: [{ uri: root, name: "demo" }],
-  capabilities: { general: { positionEncodings: ["utf-16"] } },
+  // It prints each suggestion it gets, and says so (`infill.shown`), as the Neovim plugin does when it draws one.
+  capabilities: {
+    general: { positionEncodings: ["utf-16"] },
+    experimental: { infill: { reportsShown: true } },
+  },
   // On the sim nothing is spent: keep the demo's requests out of the user's usage log (`infill usage`).
   initializationOptions: { debounceMs: 0, metrics: true, ...(sim ? { usage: { persist: false } } : {}) },
 });
@@ -145,7 +149,12 @@ for (const marker of MARKERS) {
   );
   const answer = await ask(position);
   if (!answer.item) console.log("   (no suggestion)");
-  else show(position, answer.item);
+  else {
+    show(position, answer.item);
+    const id = answer.item.command?.arguments?.[0]?.id;
+    if (id)
+      await rpc.sendRequest("workspace/executeCommand", { command: "infill.shown", arguments: [{ id }] });
+  }
   console.log(usageLine(answer));
   // What the model was shown from other files: the start of the prompt, up to this file's path line.
   const prompt = marker === "❹" ? sim?.requests.at(-1)?.body.prompt : undefined;

@@ -1,3 +1,4 @@
+import type { ContextArm } from "@infill/core/usage";
 import type { CancellationToken, Position } from "vscode-languageserver";
 import type { ContextSource } from "../context/context-loader.js";
 import type { Documents, OpenDocument } from "../documents/documents.js";
@@ -17,7 +18,7 @@ import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
 import type { FittedCompletion } from "./postprocess.js";
 import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
-import { SharedStream } from "./shared-stream.js";
+import { SharedStream, type StreamHooks } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
 import { type Served, SuggestionMemory } from "./suggestion-memory.js";
 import type { Suggestion } from "./type-through.js";
@@ -31,8 +32,11 @@ export interface EngineOptions {
   health: UpstreamHealth;
   /** Called once per kind of failure (the health tracker deduplicates). */
   onFailure: (notice: FailureNotice) => void;
-  /** Called when an upstream request starts; the returned function is called when it ends. */
-  onUpstream?: (uri: string) => (end: UpstreamEnd) => void;
+  /**
+   * Called when an upstream request for `uri` starts, with whether it carries repository context; the returned
+   * function is called when it ends.
+   */
+  onUpstream?: (uri: string, arm: ContextArm) => (end: UpstreamEnd) => void;
   /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
   onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
   /** Repository context; none means prompts carry the current buffer only. */
@@ -325,7 +329,7 @@ export class CompletionEngine {
             count: others,
             giveUp: slot.promise,
             enter: (giveUp) => this.#pacing.enter(giveUp),
-            onUpstream: () => this.options.onUpstream?.(doc.uri) ?? (() => {}),
+            onUpstream: () => this.options.onUpstream?.(doc.uri, stream.contextArm ?? "off") ?? (() => {}),
           })
         : undefined;
     await stream.follow(slot);
@@ -377,33 +381,18 @@ export class CompletionEngine {
       ...(streamSingleLines === undefined ? {} : { streamSingleLines }),
     });
     if (!start) return undefined;
-    const version = doc.version;
-    const counted = this.options.onUpstream?.(doc.uri);
-    const stream: SharedStream = new SharedStream(upstream, start, {
-      onSuccess: () => health.success(),
-      onFailure: (error) => {
-        const notice = health.failure(error);
-        if (notice) onFailure(notice);
-        log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-      onEnd: (end) => {
-        if (state.stream === stream) state.stream = undefined;
-        if (end.outcome === "completed" && !stream.suggestion && !stream.stale)
-          state.empty = { version, line: here.line, character: here.character };
-        counted?.(end);
-        log.debug(describeEnd(end, stream));
-      },
-      onSuggestion: (suggestion) => {
-        if (!stream.stale) this.#memory.remember(suggestion);
-      },
-      onFirstText: (ms) => this.#firstToken.record(ms),
-      onStreak: (raw, suggestion, ended) => {
-        if (stream.stale) return;
-        // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
-        const streak = hotStreak(raw, suggestion, stream.ctx);
-        this.#memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
-      },
-    });
+    const counted = this.options.onUpstream?.(doc.uri, context.arm);
+    const stream: SharedStream = new SharedStream(
+      upstream,
+      start,
+      streamHooks(
+        { health, log, onFailure, memory: this.#memory, clock: this.#firstToken },
+        state,
+        () => stream,
+        { version: doc.version, line: here.line, character: here.character },
+        counted,
+      ),
+    );
     state.stream = stream;
     return stream;
   }
@@ -434,4 +423,51 @@ function describeEnd(end: UpstreamEnd, stream: SharedStream): string {
         (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
       : "no usage (stream cut early, or the provider gives none)")
   );
+}
+
+/**
+ * What a stream tells the engine as it runs: the upstream's health (and the user, once per kind), the end (the
+ * document's stream slot freed; the place remembered as empty when it found nothing; usage counted), its suggestion
+ * and hot streak into memory, its first token onto the clock.
+ */
+function streamHooks(
+  parts: {
+    health: UpstreamHealth;
+    log: Logger;
+    onFailure: (notice: FailureNotice) => void;
+    memory: SuggestionMemory;
+    clock: FirstTokenClock;
+  },
+  state: DocState,
+  stream: () => SharedStream,
+  at: { version: number; line: number; character: number },
+  counted: ((end: UpstreamEnd) => void) | undefined,
+): StreamHooks {
+  const { health, log, onFailure, memory, clock } = parts;
+  return {
+    onSuccess: () => health.success(),
+    onFailure: (error) => {
+      const notice = health.failure(error);
+      if (notice) onFailure(notice);
+      log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
+    },
+    onEnd: (end) => {
+      const self = stream();
+      if (state.stream === self) state.stream = undefined;
+      if (end.outcome === "completed" && !self.suggestion && !self.stale) state.empty = at;
+      counted?.(end);
+      log.debug(describeEnd(end, self));
+    },
+    onSuggestion: (suggestion) => {
+      if (!stream().stale) memory.remember(suggestion);
+    },
+    onFirstText: (ms) => clock.record(ms),
+    onStreak: (raw, suggestion, ended) => {
+      const self = stream();
+      if (self.stale) return;
+      // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
+      const streak = hotStreak(raw, suggestion, self.ctx);
+      memory.extend(suggestion, ended ? streak : streak.slice(0, -1));
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { FimContext, FimRequest } from "@infill/core";
+import { type ContextArm, localDay } from "@infill/core/usage";
 import type { Position } from "vscode-languageserver";
 import { type ContextBlock, EMPTY_BLOCK } from "../context/block.js";
 import type { ContextSource } from "../context/context-loader.js";
@@ -6,6 +7,7 @@ import type { OpenDocument } from "../documents/documents.js";
 import type { Settings } from "../settings/settings.js";
 import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
+import { heldOut } from "./holdout.js";
 import { completionMode, type PostProcessContext } from "./postprocess.js";
 import { buildPromptWindow } from "./prompt-window.js";
 import type { StreamStart } from "./shared-stream.js";
@@ -14,6 +16,8 @@ import type { StreamStart } from "./shared-stream.js";
 export interface ChosenContext {
   block: ContextBlock;
   figures: ContextFigures | undefined;
+  /** Whether the request carries context (`on`, even when none was found), was held out, or context is off. */
+  arm: ContextArm;
 }
 
 /** One upstream request, ready to send. */
@@ -30,20 +34,29 @@ export function contextBudget(settings: Settings): number {
   return Math.min(settings.context.maxTokens, Math.floor(settings.contextTokens / 2));
 }
 
-/** The repository context for a request at `here` (UTF-16); an empty block when context is off or none is had. */
+/**
+ * The repository context for a request at `here` (UTF-16); an empty block when context is off, none is had, or
+ * `context.holdout` holds this request out (then none is chosen at all). `day` (`YYYY-MM-DD`, default today) is part
+ * of the holdout choice.
+ */
 export async function chooseContext(
   source: ContextSource | undefined,
   doc: OpenDocument,
   here: Position,
   settings: Settings,
+  day: string = localDay(),
 ): Promise<ChosenContext> {
-  if (!source || !settings.context.enabled) return { block: EMPTY_BLOCK, figures: undefined };
+  if (!source || !settings.context.enabled) return { block: EMPTY_BLOCK, figures: undefined, arm: "off" };
+  if (heldOut(doc.uri, here.line, day, settings.context.holdout)) {
+    return { block: EMPTY_BLOCK, figures: undefined, arm: "holdout" };
+  }
   const { block, ms, recomputed } = await source.block(doc, here, contextBudget(settings));
   // A snippet from an open buffer holding NUL would make the request binary: leave the context out then.
   const usable = block.text.includes("\0") ? EMPTY_BLOCK : block;
   return {
     block: usable,
     figures: { ms, snippets: usable.snippets.length, tokens: usable.tokens, recomputed },
+    arm: "on",
   };
 }
 
@@ -137,6 +150,7 @@ export function streamStart(
     // Ranked against the alternatives by the mean log probability of its tokens.
     request: options.withLogprobs ? { ...built.request, logprobs: 1 } : built.request,
     context: context.figures,
+    contextArm: context.arm,
     streakTokens: Math.min(settings.hotStreak.maxTokens, settings.maxTokens),
   };
 }

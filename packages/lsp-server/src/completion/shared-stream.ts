@@ -1,4 +1,5 @@
 import type { FimRequest, Usage } from "@infill/core";
+import type { ContextArm } from "@infill/core/usage";
 import type { AbortReason, Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import type { Anchor } from "./anchor.js";
 import type { ContextFigures } from "./answer.js";
@@ -52,6 +53,8 @@ export interface StreamStart {
    * default) stops there.
    */
   streakTokens?: number;
+  /** Whether it carries repository context, for the suggestion it makes. */
+  contextArm?: ContextArm;
 }
 
 /**
@@ -95,6 +98,8 @@ export class SharedStream {
   #result: FittedCompletion | null | undefined;
   readonly #streakTokens: number;
   readonly #uri: string;
+  /** Whether it carries repository context (`holdout`: left out on purpose, `off`: context is off). */
+  readonly contextArm: ContextArm | undefined;
   readonly #followers = new Set<Slot>();
   readonly #listeners = new Set<() => void>();
   #orphanTimer: NodeJS.Timeout | undefined;
@@ -107,6 +112,7 @@ export class SharedStream {
   ) {
     this.#uri = start.uri;
     this.request = start.request;
+    this.contextArm = start.contextArm;
     this.anchor = start.anchor;
     this.ctx = start.ctx;
     this.streamed = start.streamed;
@@ -283,7 +289,13 @@ export class SharedStream {
     this.#result = result;
     this.settledMs = performance.now() - this.startedAt;
     if (result) {
-      this.suggestion = { uri: this.#uri, ...this.anchor, text: result.text, replaceEnd: result.replaceEnd };
+      this.suggestion = {
+        uri: this.#uri,
+        ...this.anchor,
+        text: result.text,
+        replaceEnd: result.replaceEnd,
+        ...(this.contextArm ? { contextArm: this.contextArm } : {}),
+      };
       this.hooks.onSuggestion?.(this.suggestion);
     }
     this.#settle(result);

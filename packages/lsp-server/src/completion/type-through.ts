@@ -1,3 +1,4 @@
+import type { ContextArm } from "@infill/core/usage";
 import type { FittedCompletion } from "./postprocess.js";
 
 /** A completion shown at an anchor, remembered so typing into it can be served without a new request. */
@@ -16,6 +17,8 @@ export interface Suggestion {
   readonly text: string;
   /** UTF-16 units of `lineRest` that the suggestion's range covers. */
   readonly replaceEnd: number;
+  /** Whether the request it came from carried repository context (usage counts it under that arm). */
+  readonly contextArm?: ContextArm;
 }
 
 /** The document as it is now, seen from a remembered {@link Suggestion}. */

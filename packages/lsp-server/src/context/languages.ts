@@ -78,6 +78,9 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".exs": "elixir",
 };
 
+/** The extensions (with their dot) of the files whose family is known without a language id. */
+export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(FAMILY_BY_EXTENSION);
+
 /** The family of a document: by its LSP language id, else by its file extension; undefined for the others. */
 export function familyOf(languageId: string | undefined, path: string): Family | undefined {
   const byId = languageId === undefined ? undefined : FAMILY_BY_LANGUAGE[languageId];

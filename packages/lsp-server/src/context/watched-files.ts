@@ -7,14 +7,15 @@ export const WATCHED_FILES = [
   // The families whose resolution is in `resolve/` (their parsers come with them): sources the symbol index holds.
   {
     globPattern:
-      "**/*.{c,h,cc,cpp,cxx,hpp,hh,hxx,java,kt,kts,scala,sc,cs,rb,php,swift,ex,exs,ml,mli,zig,sh,bash}",
+      "**/*.{c,h,cc,cpp,cxx,c++,hpp,hh,hxx,h++,ipp,tpp,cu,java,kt,kts,scala,sc,cs,rb,rake,gemspec,php,swift,ex,exs,ml,mli,zig,sh,bash}",
   },
   {
     globPattern:
       "**/{tsconfig.json,jsconfig.json,go.mod,Cargo.toml,package.json,pnpm-workspace.yaml,lerna.json,.gitignore}",
   },
+  // A group holds names only: Eglot's glob grammar refuses a `*` inside braces, and with it the whole registration.
   {
     globPattern:
-      "**/{compile_commands.json,compile_flags.txt,pom.xml,build.gradle,build.gradle.kts,build.sbt,composer.json,Gemfile,*.gemspec,Package.swift,mix.exs,dune,dune-project}",
+      "**/{compile_commands.json,compile_flags.txt,pom.xml,build.gradle,build.gradle.kts,build.sbt,composer.json,Gemfile,Package.swift,mix.exs,dune,dune-project}",
   },
 ];

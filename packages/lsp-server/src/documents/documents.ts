@@ -1,5 +1,6 @@
 import type { DidChangeTextDocumentParams, DidOpenTextDocumentParams, Position } from "vscode-languageserver";
 import { fromClientCharacter, type PositionEncoding } from "./position-encoding.js";
+import { type AppliedChange, fullTextChange, trimChange } from "./position-map.js";
 import { comparePositions, TextBuffer } from "./text-buffer.js";
 
 /** An open document as the server sees it. */
@@ -31,27 +32,38 @@ export class Documents {
     return this.#docs.values();
   }
 
-  didOpen({ textDocument }: DidOpenTextDocumentParams): void {
+  /**
+   * Open a document. Opened again while open (a reload from disk), it returns the change from the text it had: the
+   * smallest one (see position-map.ts).
+   */
+  didOpen({ textDocument }: DidOpenTextDocumentParams): AppliedChange | undefined {
+    const open = this.#docs.get(textDocument.uri);
+    const reload = open && fullTextChange(open.buffer.getText(), textDocument.text);
     this.#docs.set(textDocument.uri, {
       uri: textDocument.uri,
       languageId: textDocument.languageId,
       version: textDocument.version,
       buffer: new TextBuffer(textDocument.text),
     });
+    return reload;
   }
 
   /**
-   * Apply a change. Returns the earliest position (UTF-16) the change touched — the start of the document for a
-   * full replacement — or `undefined` for a document that is not open (the change is dropped).
+   * Apply a change. Returns the earliest position (UTF-16) the change touched, and each content change as applied
+   * (the smallest equivalent one, in order); `undefined` for a document that is not open (the change is dropped).
    */
-  didChange({ textDocument, contentChanges }: DidChangeTextDocumentParams): Position | undefined {
+  didChange({
+    textDocument,
+    contentChanges,
+  }: DidChangeTextDocumentParams): { from: Position; changes: AppliedChange[] } | undefined {
     const doc = this.#docs.get(textDocument.uri);
     if (!doc) return undefined;
     let earliest: Position | undefined;
+    const changes: AppliedChange[] = [];
     for (const change of contentChanges) {
-      let start: Position | null;
+      let applied: AppliedChange;
       if ("range" in change) {
-        start = this.toUtf16(doc, change.range.start);
+        const start = this.toUtf16(doc, change.range.start);
         const end = this.toUtf16(doc, change.range.end);
         if (!start || !end) {
           this.warn(
@@ -59,17 +71,25 @@ export class Documents {
           );
           continue;
         }
+        const [from, to] = comparePositions(start, end) <= 0 ? [start, end] : [end, start];
+        applied = trimChange({
+          range: { start: from, end: to },
+          text: change.text,
+          replaced: doc.buffer.slice(from, to),
+        });
         doc.buffer.applyChange({ range: { start, end }, text: change.text });
       } else {
         // Clients that send the whole text on every keystroke still type at one place: find it, so that what the
         // engine remembers for the text before it survives.
-        start = firstDifference(doc.buffer.getText(), change.text);
+        applied = fullTextChange(doc.buffer.getText(), change.text);
         doc.buffer.setText(change.text);
       }
+      changes.push(applied);
+      const start = applied.range.start;
       if (!earliest || comparePositions(start, earliest) < 0) earliest = start;
     }
     doc.version = textDocument.version;
-    return earliest ?? { line: 0, character: 0 };
+    return { from: earliest ?? { line: 0, character: 0 }, changes };
   }
 
   didClose(uri: string): void {
@@ -89,23 +109,4 @@ export class Documents {
     }
     return doc.buffer.clampPosition(position);
   }
-}
-
-/** The position (UTF-16) of the first character where two texts differ; line breaks are `\n`, `\r\n` or `\r`. */
-export function firstDifference(before: string, after: string): Position {
-  let at = 0;
-  const common = Math.min(before.length, after.length);
-  while (at < common && before.charCodeAt(at) === after.charCodeAt(at)) at++;
-  // A `\r` kept before a changed `\n` is half of a line break that changed: start at the `\r`.
-  if (at > 0 && after.charCodeAt(at - 1) === 13) at--;
-  let line = 0;
-  let lineStart = 0;
-  for (let i = 0; i < at; i++) {
-    const code = after.charCodeAt(i);
-    if (code === 10 || (code === 13 && after.charCodeAt(i + 1) !== 10)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, character: at - lineStart };
 }

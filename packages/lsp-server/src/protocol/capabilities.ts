@@ -1,6 +1,6 @@
 import { type InitializeResult, TextDocumentSyncKind } from "vscode-languageserver";
 import type { PositionEncoding } from "../documents/position-encoding.js";
-import { ACCEPTED_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
+import { ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
 import { PARTIAL_CAPABILITY } from "./partial-results.js";
 
 /** What `initialize` answers: the server's capabilities, in the position encoding negotiated with the client. */
@@ -17,7 +17,7 @@ export function initializeResult(encoding: PositionEncoding, version: string): I
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       completionProvider: { resolveProvider: false },
       inlineCompletionProvider: true,
-      executeCommandProvider: { commands: [ACCEPTED_COMMAND, STATUS_COMMAND] },
+      executeCommandProvider: { commands: [ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND] },
       experimental: PARTIAL_CAPABILITY,
     },
     serverInfo: { name: "infill-lsp", version },

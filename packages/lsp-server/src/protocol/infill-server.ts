@@ -37,7 +37,7 @@ import { WATCHED_FILES } from "../context/watched-files.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
 import { SettingsStore } from "../settings/settings-store.js";
-import { ACCEPTED_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
+import { ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
 import { statusLine } from "../stats/status-line.js";
 import { UsageTracker } from "../stats/usage-tracker.js";
 import { type CatalogueEntry, providerCatalogue } from "../upstream/provider-catalogue.js";
@@ -51,6 +51,7 @@ import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
 import { partialResultToken } from "./partial-results.js";
 import { placementIn } from "./placement.js";
 import { SERVER_VERSION } from "./server-version.js";
+import { clientReportsShown } from "./shown-reports.js";
 
 /**
  * The connection to the client as the server uses it (vscode-languageserver's `Connection` fits): notifications
@@ -127,8 +128,12 @@ export class InfillServer {
         model: this.#provider.model(),
         prices: settings().prices,
         persist: settings().usage.persist,
+        retentionChecks: settings().usage.retentionChecks,
+        contextHoldout: settings().context.enabled ? settings().context.holdout : 0,
       }),
       workspaceOf: (uri) => this.#workspace.scopeOf(uri),
+      buffer: (uri) => this.#documents.get(uri)?.buffer,
+      clientReportsShown: () => clientReportsShown(this.#capabilities),
       directory: usageDirectory(env),
       serverVersion: SERVER_VERSION,
       log,
@@ -140,9 +145,9 @@ export class InfillServer {
       health: this.#provider.health,
       onFailure: (notice) => this.#channel.tell(notice),
       log,
-      onUpstream: (uri) => {
+      onUpstream: (uri, arm) => {
         const progressDone = this.#channel.progress();
-        const counted = this.#usage.upstream(uri);
+        const counted = this.#usage.upstream(uri, this.#documents.get(uri)?.languageId ?? "", arm);
         return (end) => {
           progressDone();
           counted(end);
@@ -203,21 +208,26 @@ export class InfillServer {
 
   didOpen(params: DidOpenTextDocumentParams): void {
     if (this.#malformed("textDocument/didOpen", "textDocument/didOpen", params)) return;
+    const { uri } = params.textDocument;
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
-    this.#engine.forget(params.textDocument.uri);
-    this.#documents.didOpen(params);
-    this.#context.loaded?.didOpen(params.textDocument.uri);
+    this.#engine.forget(uri);
+    const reload = this.#documents.didOpen(params);
+    // What was taken there is followed into the new text.
+    if (reload) this.#usage.changed(uri, [reload]);
+    this.#context.loaded?.didOpen(uri);
   }
 
   didChange(params: DidChangeTextDocumentParams): void {
     if (this.#malformed("textDocument/didChange", "textDocument/didChange", params)) return;
     const { uri } = params.textDocument;
-    const from = this.#documents.didChange(params);
-    if (!from) {
+    const applied = this.#documents.didChange(params);
+    if (!applied) {
       this.#channel.log.debug(`change for a document that is not open: ${uri}`);
       return;
     }
+    const { from, changes } = applied;
     this.#engine.didChange(uri, from);
+    this.#usage.changed(uri, changes);
     this.#context.loaded?.didChange(uri, from.line);
   }
 
@@ -230,6 +240,7 @@ export class InfillServer {
     if (this.#malformed("textDocument/didClose", "document", params)) return;
     const { uri } = params.textDocument;
     this.#engine.forget(uri);
+    this.#usage.closing(uri);
     this.#context.loaded?.didClose(uri, this.#documents.get(uri));
     this.#documents.didClose(uri);
   }
@@ -266,9 +277,10 @@ export class InfillServer {
   }
 
   executeCommand({ command, arguments: args }: ExecuteCommandParams): unknown {
-    if (command === ACCEPTED_COMMAND) {
+    if (command === ACCEPTED_COMMAND || command === SHOWN_COMMAND) {
       try {
-        this.#usage.accepted(args);
+        if (command === ACCEPTED_COMMAND) this.#usage.accepted(args);
+        else this.#usage.reportedShown(args);
       } catch (error) {
         return new ResponseError(ErrorCodes.InvalidParams, (error as Error).message);
       }
@@ -332,19 +344,17 @@ export class InfillServer {
     const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
     if (result.kind === "none") {
       this.#channel.log.debug(`no suggestion: ${result.reason}`);
+      this.#usage.noAnswer(uri, result.reason);
       return undefined;
     }
     if (this.#settings.current.metrics) this.#channel.metrics(uri, result);
     const doc = this.#documents.get(uri);
     if (!doc) return undefined;
     const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
-      const place = placementIn(
-        doc,
-        { text, position: result.position, replaceEnd },
-        this.#documents.encoding,
-      );
-      const accept = place && this.#usage.shown(uri, suggestion, text, result.latencyMs);
-      return place && { ...place, accept: accept! };
+      const { position, latencyMs } = result;
+      const accept = this.#usage.answered(uri, doc.languageId, suggestion, text, position, latencyMs);
+      const place = placementIn(doc, { text, position, replaceEnd }, this.#documents.encoding);
+      return place && { ...place, accept };
     };
     const place = placed(result.text, result.replaceEnd, result.suggestion);
     if (!place) return undefined;

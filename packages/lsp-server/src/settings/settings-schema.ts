@@ -81,12 +81,15 @@ export const FIELDS = {
    * Repository context: declarations of imported names and similar code from other files, at the start of the
    * prompt. Each key is optional in a layer and merged key by key: `enabled` (default true), `maxTokens` (the
    * block's budget, in estimated tokens, taken out of `contextTokens`; default 1024), `exclude` (gitignore-style
-   * patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns; default []).
+   * patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns; default []),
+   * `holdout` (the share of requests, 0..1, sent without the block to measure what it earns, chosen per region of a
+   * document and day so the prompt cache keeps hitting; default 0).
    */
   context: z.strictObject({
     enabled: z.optional(z.boolean()),
     maxTokens: z.optional(z.int().check(z.gte(0), z.lte(100_000))),
     exclude: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(1000))),
+    holdout: z.optional(z.number().check(z.gte(0), z.lte(1))),
   }),
   /**
    * Prices in US dollars per million tokens by model id, `{ cacheHit, cacheMiss, output }`, replacing the built-in
@@ -98,9 +101,14 @@ export const FIELDS = {
   ),
   /**
    * Usage counting, merged key by key: `persist` (write each day's totals, counts and tokens only, to
-   * `$XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl` for `infill usage`; default true).
+   * `$XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl` for `infill usage`; default true), `retentionChecks` (when to check
+   * how much of an accepted suggestion is still there, in seconds after it was taken, at most 8 of them, each
+   * above 0 and at most a day; default [30, 120, 300, 600]).
    */
-  usage: z.strictObject({ persist: z.optional(z.boolean()) }),
+  usage: z.strictObject({
+    persist: z.optional(z.boolean()),
+    retentionChecks: z.optional(z.array(z.number().check(z.gt(0), z.lte(86_400))).check(z.maxLength(8))),
+  }),
 };
 
 /** A price per million tokens, in US dollars. */

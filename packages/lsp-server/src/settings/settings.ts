@@ -15,8 +15,13 @@ export type Settings = {
   >;
 } & { [K in ProviderDefaulted]: string | undefined } & {
   context: ContextSettings;
-  usage: { persist: boolean };
+  usage: UsageCountSettings;
   hotStreak: { maxTokens: number };
+};
+
+/** Usage counting settings, every key present (see `FIELDS.usage`). */
+export type UsageCountSettings = {
+  [K in keyof z.infer<(typeof FIELDS)["usage"]>]-?: NonNullable<z.infer<(typeof FIELDS)["usage"]>[K]>;
 };
 
 /** Settings whose default depends on the provider. */
@@ -51,9 +56,9 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     timeoutMs: 10_000,
     logLevel: "warn",
     metrics: false,
-    context: { enabled: true, maxTokens: 1024, exclude: [] },
+    context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0 },
     prices: {},
-    usage: { persist: true },
+    usage: { persist: true, retentionChecks: [30, 120, 300, 600] },
   };
 }
 

@@ -5,6 +5,12 @@
 export const ACCEPTED_COMMAND = "infill.accepted";
 
 /**
+ * The command a client that draws suggestions itself runs when it shows one, with `[{ id }]` (the id of the item's
+ * `infill.accepted` command), if it declared the client capability `experimental.infill.reportsShown`.
+ */
+export const SHOWN_COMMAND = "infill.shown";
+
+/**
  * Answers the server's usage figures (`Status`); also shows them as a one-line message unless called with
  * `[{ "message": false }]`, for editors that do nothing with a command's result.
  */

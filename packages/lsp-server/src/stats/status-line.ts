@@ -1,10 +1,11 @@
-import { formatCost, formatPercent } from "@infill/core/usage";
+import { formatCost, formatHorizon, formatPercent } from "@infill/core/usage";
 import type { Status } from "./status-schema.js";
 
 /**
  * The status as one line, for editors that only show a message (Helix's `:lsp-workspace-command infill.status`
  * shows nothing of a command's result): requests, prompt tokens and the share cached, the estimated cost, the
- * suggestions taken of those shown and the median latency, since the server started.
+ * suggestions taken of those shown, the characters taken and the share still there at the longest horizon checked,
+ * and the median latency, since the server started.
  */
 export function statusLine(status: Status): string {
   const t = status.total;
@@ -15,6 +16,12 @@ export function statusLine(status: Status): string {
     `est. ${formatCost(t.cost)}${t.unpricedTokens > 0 ? " + unpriced" : ""}`,
     `taken ${t.accepted + t.acceptedPartly} of ${t.shown} (${formatPercent(t.acceptanceRate)})`,
   ];
+  const kept = t.retained.filter((r) => r.checkedChars > 0).at(-1);
+  if (kept) {
+    parts.push(
+      `${kept.checkedChars.toLocaleString("en-US")} chars kept ${formatPercent(kept.rate)} at ${formatHorizon(kept.seconds)}`,
+    );
+  }
   if (t.latency.endToEnd.p50 !== null) parts.push(`p50 ${Math.round(t.latency.endToEnd.p50)} ms`);
   // Short enough for one status line (Helix shows one row).
   return `infill: ${parts.join(", ")}`;

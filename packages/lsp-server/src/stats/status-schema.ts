@@ -16,7 +16,28 @@ const LatencySchema = z.object({
   samples: count,
 });
 
-/** The figures of one scope (the process, a workspace folder, a model). Costs are estimates, in US dollars. */
+const perUnit = z.nullable(z.number().check(z.gte(0)));
+
+/** What is still there of the characters taken, at one retention horizon. */
+const RetainedSchema = z.object({
+  /** The horizon, in seconds after the suggestion was first taken (`usage.retentionChecks`). */
+  seconds: z.number().check(z.gt(0)),
+  /** Characters taken whose check at this horizon ran (more recent ones are not checked yet). */
+  checkedChars: count,
+  /** Of those, the characters still in the document where they went. */
+  retainedChars: count,
+  /** `retainedChars / checkedChars`; null when none was checked. */
+  rate: ratio,
+  /** Characters kept per US dollar: `acceptedCharsPerDollar` × `rate`; null without either. */
+  perDollar: perUnit,
+  /** Characters kept per 1000 generated tokens: `acceptedCharsPer1kOutputTokens` × `rate`. */
+  per1kOutputTokens: perUnit,
+});
+
+/**
+ * The figures of one scope (the process, a workspace folder, a model, a language, a context arm). Costs are
+ * estimates, in US dollars.
+ */
 export const FiguresSchema = z.object({
   /** Upstream requests sent. */
   requests: count,
@@ -38,9 +59,12 @@ export const FiguresSchema = z.object({
   cost: z.number().check(z.gte(0)),
   /** Tokens of models without a price, not in `cost`. */
   unpricedTokens: count,
-  /** Distinct suggestions answered to the editor. */
+  /**
+   * Distinct suggestions the editor showed: reported by the client (`shownBy: "client"`), or answered and not
+   * replaced for `shownAfterMs` (`"timer"`), or taken.
+   */
   shown: count,
-  /** Suggestions taken whole (accepted, or typed to their end). */
+  /** Suggestions taken whole (accepted, typed to their end, or their text put at their place by the editor). */
   accepted: count,
   /** Suggestions taken in part (a word, a line, typed partway). */
   acceptedPartly: count,
@@ -50,6 +74,12 @@ export const FiguresSchema = z.object({
   cacheHitRatio: ratio,
   /** Suggestions taken whole or in part over `shown`; null when none was shown. */
   acceptanceRate: ratio,
+  /** `acceptedChars` per US dollar of estimated cost; null when nothing priced was spent. */
+  acceptedCharsPerDollar: perUnit,
+  /** `acceptedChars` per 1000 generated tokens; null when none were reported. */
+  acceptedCharsPer1kOutputTokens: perUnit,
+  /** What is still there of the characters taken, at each retention horizon (shortest first). */
+  retained: z.array(RetainedSchema),
   /**
    * Failed requests by kind: those of `@infill/core/failure` (`auth`, `balance`, `rate-limit`, `model-not-found`,
    * `fim-unsupported`, `no-endpoint`, `bad-request`, `invalid-request`, `unavailable`), and `other`.
@@ -104,6 +134,24 @@ export const StatusSchema = z.object({
   workspaces: z.array(z.object({ folder: z.nullable(z.string()), figures: FiguresSchema })),
   /** Per provider and model. */
   models: z.array(z.object({ provider: z.string(), model: z.string(), figures: FiguresSchema })),
+  /** Per language: the documents' LSP language id (`unknown` for one that is not a short word). */
+  languages: z.array(z.object({ language: z.string(), figures: FiguresSchema })),
+  /**
+   * Per context arm: requests sent with repository context (`on`), held out by `context.holdout` (`holdout`), or
+   * with context off (`off`); suggestions count under the arm of the request they came from.
+   */
+  contexts: z.array(z.object({ context: z.enum(["on", "holdout", "off"]), figures: FiguresSchema })),
+  /** The retention horizons of the settings, in seconds (`usage.retentionChecks`). */
+  retentionChecks: z.array(z.number()),
+  /** The share of requests sent without repository context to measure its effect (`context.holdout`). */
+  contextHoldout: z.number().check(z.gte(0), z.lte(1)),
+  /**
+   * How a suggestion counts as shown: the client says so (`client`: the Neovim plugin draws ghost text), or it was
+   * answered and not replaced for `shownAfterMs` (`timer`); taking one always counts it shown.
+   */
+  shownBy: z.enum(["client", "timer"]),
+  /** The `timer` rule's wait, in ms. */
+  shownAfterMs: z.number(),
   /** The usage log the day's totals go to (`infill usage` reads it). */
   log: z.object({
     /** Whether totals are written (`usage.persist`, and a place to write them). */

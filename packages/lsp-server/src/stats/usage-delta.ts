@@ -1,5 +1,5 @@
 import type { Usage } from "@infill/core";
-import { emptyTotals, estimateCost, type ModelPrice, type UsageTotals } from "@infill/core/usage";
+import { emptyTotals, estimateCost, horizonKey, type ModelPrice, type UsageTotals } from "@infill/core/usage";
 import type { UpstreamEnd } from "../upstream/upstream.js";
 
 // What each event adds to the usage totals: pure functions, so the counting rules are tested with tables and the
@@ -59,6 +59,8 @@ export function takenDelta(total: number, before: number, reached: number): Usag
   const from = Math.min(Math.max(before, 0), total);
   const to = Math.min(Math.max(reached, from), total);
   delta.acceptedChars = to - from;
+  // The suggestion's square grows from from² to to²: summed, the squares of the characters taken per suggestion.
+  delta.acceptedCharsSq = to * to - from * from;
   const was = taken(from, total);
   const now = taken(to, total);
   if (was !== now) {
@@ -66,5 +68,20 @@ export function takenDelta(total: number, before: number, reached: number): Usag
     if (now === "partly") delta.acceptedPartly += 1;
     if (now === "whole") delta.accepted += 1;
   }
+  return delta;
+}
+
+/**
+ * What one retention check adds: at the horizon of `seconds`, `checked` characters taken were looked for and
+ * `retained` of them were still there.
+ */
+export function retentionDelta(seconds: number, checked: number, retained: number): UsageTotals {
+  const delta = emptyTotals();
+  const kept = Math.min(Math.max(retained, 0), checked);
+  delta.retention[horizonKey(seconds)] = {
+    checkedChars: checked,
+    retainedChars: kept,
+    retainedCharsSq: kept * kept,
+  };
   return delta;
 }

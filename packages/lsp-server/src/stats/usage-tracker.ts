@@ -3,9 +3,9 @@ import {
   acceptanceRate,
   addTotals,
   appendUsageRecords,
+  type ContextArm,
   cacheHitRatio,
   emptyTotals,
-  isEmptyTotals,
   localDay,
   type ModelPrice,
   PRICES_AS_OF,
@@ -13,13 +13,23 @@ import {
   type UsageRecord,
   type UsageTotals,
   usageFile,
+  usageLanguage,
+  usageYield,
 } from "@infill/core/usage";
+import type { Position } from "vscode-languageserver";
+import type { NoSuggestionReason } from "../completion/answer.js";
 import { LatencyWindow } from "../completion/latency-window.js";
-import { codePoints, type Suggestion } from "../completion/type-through.js";
+import type { Suggestion } from "../completion/type-through.js";
+import type { AppliedChange } from "../documents/position-map.js";
+import type { TextBuffer } from "../documents/text-buffer.js";
 import type { Logger } from "../log/logger.js";
 import type { UpstreamEnd } from "../upstream/upstream.js";
 import type { Figures, Status } from "./status-schema.js";
-import { shownDelta, takenDelta, upstreamDelta } from "./usage-delta.js";
+import { SHOWN_AFTER_MS, type ShownSuggestion, SuggestionOutcomes } from "./suggestion-outcomes.js";
+import type { Timers } from "./timers.js";
+import { upstreamDelta } from "./usage-delta.js";
+
+export type { ShownSuggestion } from "./suggestion-outcomes.js";
 
 /** What the tracker reads from the settings, at each event. */
 export interface UsageSettings {
@@ -29,6 +39,10 @@ export interface UsageSettings {
   prices: Readonly<Record<string, ModelPrice>>;
   /** Whether to write the day's totals to the usage log. */
   persist: boolean;
+  /** When to check how much of a suggestion taken is still there, in seconds after it was first taken. */
+  retentionChecks: readonly number[];
+  /** The share of requests `context.holdout` sends without repository context (for the status). */
+  contextHoldout: number;
 }
 
 /** Collaborators and knobs of a {@link UsageTracker}. */
@@ -36,6 +50,13 @@ export interface UsageTrackerOptions {
   settings: () => UsageSettings;
   /** The workspace folder (URI) a document belongs to; undefined when it is in none. */
   workspaceOf: (uri: string) => string | undefined;
+  /** The text of an open document (accept inference and retention read it); undefined when it is not open. */
+  buffer: (uri: string) => TextBuffer | undefined;
+  /**
+   * Whether the client says when it shows a suggestion (`infill.shown`; the Neovim plugin's ghost text). Otherwise a
+   * suggestion counts as shown once it stayed answered and not replaced for {@link SHOWN_AFTER_MS}. Default false.
+   */
+  clientReportsShown?: () => boolean;
   /** The folder of the usage log; undefined: there is none (the environment names no home). */
   directory: string | undefined;
   /** The server's version, for the status. */
@@ -45,14 +66,8 @@ export interface UsageTrackerOptions {
   now?: () => Date;
   /** How often pending totals are written, in ms. Default 5 minutes. */
   flushEveryMs?: number;
-}
-
-/** What the editor needs to report taking an answer's text: the suggestion's id, and how much of it came before. */
-export interface ShownSuggestion {
-  /** Id of the suggestion, the argument of `infill.accepted`. */
-  id: string;
-  /** Characters (code points) of the suggestion before the answer's text: what was typed through already. */
-  before: number;
+  /** The timers of the shown rule and the retention checks. Default: Node's, unref'ed. */
+  timers?: Timers;
 }
 
 /** The arguments of `infill.accepted`: `[{ id, chars }]`, `chars` being how far into the suggestion it was taken. */
@@ -61,18 +76,21 @@ export interface AcceptedArguments {
   chars: number;
 }
 
-/** Counters of one scope: the process, a workspace folder, a model. */
+/** Counters of one scope: the process, a workspace folder, a model, a language, a context arm. */
 class Bucket {
   readonly totals = emptyTotals();
   readonly failures: Record<string, number> = {};
   readonly endToEnd = new LatencyWindow();
   readonly upstream = new LatencyWindow();
 
-  figures(): Figures {
+  /** The figures, listing the retention `horizons` (seconds) even before any check ran. */
+  figures(horizons: readonly number[]): Figures {
+    const { retention: _byHorizon, acceptedCharsSq: _squares, ...totals } = this.totals;
     return {
-      ...this.totals,
+      ...totals,
       cacheHitRatio: cacheHitRatio(this.totals),
       acceptanceRate: acceptanceRate(this.totals),
+      ...usageYield(this.totals, horizons),
       failures: { ...this.failures },
       latency: { endToEnd: this.endToEnd.summary(), upstream: this.upstream.summary() },
     };
@@ -84,42 +102,34 @@ interface Scope {
   provider: string;
   model: string;
   workspace: string | undefined;
+  /** The document's language (see `usageLanguage`). */
+  language: string;
+  /** Whether the request carried repository context. */
+  context: ContextArm;
 }
 
-/** A suggestion shown, and how far it was taken. */
-interface Shown extends Scope {
-  id: string;
-  /** Its length, in code points. */
-  total: number;
-  /** How far into it was taken, in code points. */
-  reached: number;
-}
-
-/** At most this many suggestions can still be reported taken by id (the most recent ones). */
-const REMEMBERED_SUGGESTIONS = 500;
 const FLUSH_EVERY_MS = 5 * 60_000;
 /** Usage of the embedded simulator cost nothing and is not written to the log. */
 const UNBILLED_PROVIDERS = new Set(["sim"]);
 
 /**
- * The usage counters of one server: per process, per workspace folder and per model, and the day's totals for the
- * usage log. The rules of what counts how are the pure functions of usage-delta.ts; this class routes events to
- * scopes, keeps suggestion ids for `infill.accepted`, and writes the log (every few minutes, when asked for the
- * status, and when the server stops).
+ * The usage counters of one server: per process, per workspace folder, per model, per language and per context arm,
+ * and the day's totals for the usage log. The rules of what counts how are the pure functions of usage-delta.ts,
+ * and what becomes of each suggestion (shown, taken, kept) is followed by suggestion-outcomes.ts; this class routes
+ * the counts to scopes and writes the log (every few minutes, when asked for the status, and when the server stops).
  */
 export class UsageTracker {
   readonly #total = new Bucket();
   readonly #workspaces = new Map<string | undefined, Bucket>();
   readonly #models = new Map<string, { provider: string; model: string; bucket: Bucket }>();
-  /** Totals not yet written, by day, provider and model. */
+  readonly #languages = new Map<string, Bucket>();
+  readonly #contexts = new Map<ContextArm, Bucket>();
+  /** Totals not yet written, by day, provider, model, language and context arm. */
   readonly #pending = new Map<string, UsageRecord>();
-  readonly #shown = new WeakMap<Suggestion, Shown>();
-  /** By id, the oldest first: an accept comes soon after its suggestion is shown, so the oldest go first. */
-  readonly #byId = new Map<string, Shown>();
+  readonly #outcomes: SuggestionOutcomes<Scope>;
   readonly #startedAt: Date;
   readonly #now: () => Date;
   readonly #timer: NodeJS.Timeout;
-  #nextId = 0;
   #writeError: string | null = null;
 
   constructor(private readonly options: UsageTrackerOptions) {
@@ -127,11 +137,24 @@ export class UsageTracker {
     this.#startedAt = this.#now();
     this.#timer = setInterval(() => this.flush(), options.flushEveryMs ?? FLUSH_EVERY_MS);
     this.#timer.unref?.();
+    this.#outcomes = new SuggestionOutcomes<Scope>({
+      count: (scope, delta, latencyMs) => {
+        const buckets = this.#add(scope, delta);
+        if (latencyMs !== undefined) for (const bucket of buckets) bucket.endToEnd.add(latencyMs);
+      },
+      buffer: options.buffer,
+      horizons: () => options.settings().retentionChecks,
+      clientReportsShown: options.clientReportsShown ?? (() => false),
+      ...(options.timers ? { timers: options.timers } : {}),
+    });
   }
 
-  /** An upstream request for `uri` starts; the returned function records how it ended. */
-  upstream(uri: string): (end: UpstreamEnd) => void {
-    const scope = this.#scope(uri);
+  /**
+   * An upstream request for `uri` (a document of `languageId`) starts, with or without repository context; the
+   * returned function records how it ended.
+   */
+  upstream(uri: string, languageId: string, arm: ContextArm): (end: UpstreamEnd) => void {
+    const scope = this.#scope(uri, languageId, arm);
     const price = priceOf(scope.model, this.options.settings().prices);
     return (end) => {
       const buckets = this.#add(scope, upstreamDelta(end, price));
@@ -146,30 +169,41 @@ export class UsageTracker {
   }
 
   /**
-   * An answer for `uri` shows `text`, the rest of `suggestion`, after `latencyMs`. A suggestion is counted shown
-   * once, however many answers (type-through) show it.
+   * An answer for `uri` (a document of `languageId`) shows `text`, the rest of `suggestion`, with the cursor at `at`
+   * (UTF-16), after `latencyMs`. A suggestion is counted shown once, however many answers (type-through) show it:
+   * when the client says it showed it, or else once it stayed answered for a moment (see suggestion-outcomes.ts).
    */
-  shown(uri: string, suggestion: Suggestion, text: string, latencyMs: number): ShownSuggestion {
-    let shown = this.#shown.get(suggestion);
-    if (!shown) {
-      shown = {
-        ...this.#scope(uri),
-        id: `s${++this.#nextId}`,
-        total: codePoints(suggestion.text),
-        reached: 0,
-      };
-      this.#shown.set(suggestion, shown);
-      this.#byId.set(shown.id, shown);
-      if (this.#byId.size > REMEMBERED_SUGGESTIONS) this.#byId.delete(this.#byId.keys().next().value!);
-      for (const bucket of this.#add(shown, shownDelta())) bucket.endToEnd.add(latencyMs);
-    }
-    return { id: shown.id, before: Math.max(0, shown.total - codePoints(text)) };
+  answered(
+    uri: string,
+    languageId: string,
+    suggestion: Suggestion,
+    text: string,
+    at: Position,
+    latencyMs: number,
+  ): ShownSuggestion {
+    return this.#outcomes.answered(uri, suggestion, text, at, latencyMs, () =>
+      this.#scope(uri, languageId, suggestion.contextArm ?? "off"),
+    );
+  }
+
+  /** A request for `uri` got no suggestion, for `reason`. */
+  noAnswer(uri: string, reason: NoSuggestionReason): void {
+    this.#outcomes.noAnswer(uri, reason);
   }
 
   /** A request found `chars` characters of `suggestion` typed: that much was taken. */
   typedThrough(suggestion: Suggestion, chars: number): void {
-    const shown = this.#shown.get(suggestion);
-    if (shown) this.#take(shown, chars);
+    this.#outcomes.typedThrough(suggestion, chars);
+  }
+
+  /** `uri` changed: the changes of one notification, as applied (accepts are inferred from them). */
+  changed(uri: string, changes: readonly AppliedChange[]): void {
+    this.#outcomes.changed(uri, changes);
+  }
+
+  /** `uri` is about to close: what was taken there is checked against its last text. */
+  closing(uri: string): void {
+    this.#outcomes.closed(uri);
   }
 
   /**
@@ -179,10 +213,22 @@ export class UsageTracker {
   accepted(args: unknown): void {
     const parsed = parseAccepted(args);
     if (typeof parsed === "string") throw new Error(`infill.accepted: ${parsed}`);
-    const shown = this.#byId.get(parsed.id);
-    if (shown) this.#take(shown, parsed.chars);
-    else
+    if (!this.#outcomes.acceptedById(parsed.id, parsed.chars))
       this.options.log.debug(`infill.accepted: no suggestion ${parsed.id} (forgotten, or not this server's)`);
+  }
+
+  /**
+   * `infill.shown` with the arguments the client sent, `[{ id }]`: the client showed that suggestion. Arguments
+   * without an id are refused with a message; an id no longer remembered is ignored.
+   */
+  reportedShown(args: unknown): void {
+    const value = Array.isArray(args) ? args[0] : args;
+    const id = typeof value === "object" && value !== null ? (value as { id?: unknown }).id : undefined;
+    if (typeof id !== "string" || id === "") {
+      throw new Error("infill.shown: id: expected the suggestion's id (a string), as [{ id }]");
+    }
+    if (!this.#outcomes.reportedShown(id))
+      this.options.log.debug(`infill.shown: no suggestion ${id} (forgotten, or not this server's)`);
   }
 
   /** The figures of this server, after writing what is pending (so `infill usage` shows the same). */
@@ -193,6 +239,7 @@ export class UsageTracker {
     const price = priceOf(settings.model, settings.prices);
     const now = this.#now();
     const directory = UNBILLED_PROVIDERS.has(settings.provider) ? undefined : this.#logDirectory();
+    const horizons = settings.retentionChecks;
     return {
       version: 1,
       server: {
@@ -209,15 +256,27 @@ export class UsageTracker {
       pricesAsOf: PRICES_AS_OF,
       costsAreEstimates: true,
       currency: "USD",
-      total: this.#total.figures(),
+      retentionChecks: [...horizons],
+      contextHoldout: settings.contextHoldout,
+      shownBy: this.options.clientReportsShown?.() ? "client" : "timer",
+      shownAfterMs: SHOWN_AFTER_MS,
+      total: this.#total.figures(horizons),
       workspaces: [...this.#workspaces].map(([folder, bucket]) => ({
         folder: folder ?? null,
-        figures: bucket.figures(),
+        figures: bucket.figures(horizons),
       })),
       models: [...this.#models.values()].map(({ provider, model, bucket }) => ({
         provider,
         model,
-        figures: bucket.figures(),
+        figures: bucket.figures(horizons),
+      })),
+      languages: [...this.#languages].map(([language, bucket]) => ({
+        language,
+        figures: bucket.figures(horizons),
+      })),
+      contexts: [...this.#contexts].map(([context, bucket]) => ({
+        context,
+        figures: bucket.figures(horizons),
       })),
       log: {
         enabled: directory !== undefined,
@@ -254,9 +313,13 @@ export class UsageTracker {
     }
   }
 
-  /** Stop the timer and write what is pending. */
+  /**
+   * Stop the timers and write what is pending: the retention checks still to come are made now, on the documents'
+   * last state.
+   */
   dispose(): void {
     clearInterval(this.#timer);
+    this.#outcomes.dispose();
     this.flush();
   }
 
@@ -264,38 +327,43 @@ export class UsageTracker {
     return this.options.settings().persist ? this.options.directory : undefined;
   }
 
-  #scope(uri: string): Scope {
+  #scope(uri: string, languageId: string, context: ContextArm): Scope {
     const { provider, model } = this.options.settings();
-    return { provider, model, workspace: this.options.workspaceOf(uri) };
+    return {
+      provider,
+      model,
+      workspace: this.options.workspaceOf(uri),
+      language: usageLanguage(languageId),
+      context,
+    };
   }
 
-  #take(shown: Shown, reached: number): void {
-    const delta = takenDelta(shown.total, shown.reached, reached);
-    shown.reached = Math.max(shown.reached, Math.min(reached, shown.total));
-    if (!isEmptyTotals(delta)) this.#add(shown, delta);
-  }
-
-  /** Count `delta` in the process, the workspace and the model, and in the day's pending totals; the buckets. */
+  /**
+   * Count `delta` in the process, the workspace, the model, the language and the context arm, and in the day's
+   * pending totals; the buckets.
+   */
   #add(scope: Scope, delta: UsageTotals): Bucket[] {
-    let workspace = this.#workspaces.get(scope.workspace);
-    if (!workspace) {
-      workspace = new Bucket();
-      this.#workspaces.set(scope.workspace, workspace);
-    }
     const modelKey = `${scope.provider}\0${scope.model}`;
     let model = this.#models.get(modelKey);
     if (!model) {
       model = { provider: scope.provider, model: scope.model, bucket: new Bucket() };
       this.#models.set(modelKey, model);
     }
-    const buckets = [this.#total, workspace, model.bucket];
+    const buckets = [
+      this.#total,
+      entry(this.#workspaces, scope.workspace),
+      model.bucket,
+      entry(this.#languages, scope.language),
+      entry(this.#contexts, scope.context),
+    ];
     for (const bucket of buckets) addTotals(bucket.totals, delta);
     if (this.#logDirectory() && !UNBILLED_PROVIDERS.has(scope.provider)) {
       const day = localDay(this.#now());
-      const key = pendingKey({ day, ...scope });
+      const { provider, model, language, context } = scope;
+      const key = pendingKey({ day, provider, model, language, context });
       let record = this.#pending.get(key);
       if (!record) {
-        record = { day, provider: scope.provider, model: scope.model, ...emptyTotals() };
+        record = { day, provider, model, language, context, ...emptyTotals() };
         this.#pending.set(key, record);
       }
       addTotals(record, delta);
@@ -304,8 +372,20 @@ export class UsageTracker {
   }
 }
 
-function pendingKey(record: { day: string; provider: string; model: string }): string {
-  return `${record.day}\0${record.provider}\0${record.model}`;
+/** The bucket of `key`, made when missing. */
+function entry<K>(buckets: Map<K, Bucket>, key: K): Bucket {
+  let bucket = buckets.get(key);
+  if (!bucket) {
+    bucket = new Bucket();
+    buckets.set(key, bucket);
+  }
+  return bucket;
+}
+
+function pendingKey(
+  record: Pick<UsageRecord, "day" | "provider" | "model" | "language" | "context">,
+): string {
+  return [record.day, record.provider, record.model, record.language, record.context].join("\0");
 }
 
 /** `[{ id, chars }]` (or the object alone), or what is wrong with it. */

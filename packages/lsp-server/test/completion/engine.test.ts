@@ -195,7 +195,7 @@ describe("CompletionEngine's adaptive debounce, on a fake clock", () => {
         yield chunk("// TODO\n");
       },
     };
-    const context = { enabled: false, maxTokens: 0, exclude: [] };
+    const context = { enabled: false, maxTokens: 0, exclude: [], holdout: 0 };
     const { documents, engine } = setup(upstream, { debounceMs: 100, context, ...overrides });
     const uri = "file:///typist.ts";
     documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "\n".repeat(8) } });
@@ -271,7 +271,9 @@ describe("CompletionEngine's hedged follow, on a fake clock", () => {
   async function typeDuringFirstToken(firstTokenMs: number[], texts: string[], typed: string, warmups = 0) {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const { upstream, aborted } = timed(firstTokenMs, texts);
-    const { documents, engine } = setup(upstream, { context: { enabled: false, maxTokens: 0, exclude: [] } });
+    const { documents, engine } = setup(upstream, {
+      context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0 },
+    });
     // Earlier completions in another document: the server measures their time to first token.
     for (let n = 0; n < warmups; n++) {
       const other = `file:///warm-${n}.ts`;

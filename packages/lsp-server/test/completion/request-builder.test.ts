@@ -41,7 +41,9 @@ describe("contextBudget", () => {
     [4000, 4096, 2048],
   ])("context.maxTokens %d within contextTokens %d → %d", (maxTokens, contextTokens, budget) => {
     expect(
-      contextBudget(settings({ contextTokens, context: { enabled: true, maxTokens, exclude: [] } })),
+      contextBudget(
+        settings({ contextTokens, context: { enabled: true, maxTokens, exclude: [], holdout: 0 } }),
+      ),
     ).toBe(budget);
   });
 });
@@ -54,19 +56,46 @@ describe("chooseContext", () => {
     const s = source(BLOCK);
     const chosen = await chooseContext(s, d, here, settings());
     expect(s.budgets).toEqual([1024]);
-    expect(chosen).toEqual({ block: BLOCK, figures: { ms: 0.5, snippets: 1, tokens: 20, recomputed: true } });
+    expect(chosen).toEqual({
+      block: BLOCK,
+      figures: { ms: 0.5, snippets: 1, tokens: 20, recomputed: true },
+      arm: "on",
+    });
   });
 
   it("is empty, with no figures, with context off or no source", async () => {
-    const off = settings({ context: { enabled: false, maxTokens: 1024, exclude: [] } });
+    const off = settings({ context: { enabled: false, maxTokens: 1024, exclude: [], holdout: 0 } });
     expect(await chooseContext(source(BLOCK), d, here, off)).toEqual({
       block: EMPTY_BLOCK,
       figures: undefined,
+      arm: "off",
     });
     expect(await chooseContext(undefined, d, here, settings())).toEqual({
       block: EMPTY_BLOCK,
       figures: undefined,
+      arm: "off",
     });
+  });
+
+  it("holds the share context.holdout asks out, without asking the source, the same way in a region on a day", async () => {
+    const held = settings({ context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 1 } });
+    const s = source(BLOCK);
+    expect(await chooseContext(s, d, here, held, "2026-11-02")).toEqual({
+      block: EMPTY_BLOCK,
+      figures: undefined,
+      arm: "holdout",
+    });
+    expect(s.budgets).toEqual([]);
+    const half = settings({ context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0.5 } });
+    const arms = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const other = { ...d, uri: `file:///m/file${i}.ts` };
+      const first = await chooseContext(source(BLOCK), other, here, half, "2026-11-02");
+      const again = await chooseContext(source(BLOCK), other, { line: 5, character: 0 }, half, "2026-11-02");
+      expect(again.arm).toBe(first.arm);
+      arms.add(first.arm);
+    }
+    expect(arms).toEqual(new Set(["on", "holdout"]));
   });
 
   it("leaves out a block holding NUL, which would make the request binary", async () => {

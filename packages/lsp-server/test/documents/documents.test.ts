@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Documents, firstDifference } from "../../src/documents/documents.js";
+import { Documents } from "../../src/documents/documents.js";
 
-describe("firstDifference", () => {
+describe("the start of a whole-document change", () => {
   it.each([
     ["abc", "abc", { line: 0, character: 3 }],
     ["abc", "abXc", { line: 0, character: 2 }],
@@ -11,7 +11,13 @@ describe("firstDifference", () => {
     ["a\r\nb", "a\rb", { line: 0, character: 1 }],
     ["", "x", { line: 0, character: 0 }],
   ])("%j → %j", (before, after, position) => {
-    expect(firstDifference(before, after)).toEqual(position);
+    const documents = new Documents();
+    documents.didOpen({ textDocument: { uri: "u", languageId: "ts", version: 1, text: before } });
+    const changed = documents.didChange({
+      textDocument: { uri: "u", version: 2 },
+      contentChanges: [{ text: after }],
+    });
+    expect(changed?.from).toEqual(position);
   });
 });
 
@@ -27,7 +33,7 @@ describe("Documents", () => {
         { range: { start: { line: 0, character: 6 }, end: { line: 0, character: 6 } }, text: "y" },
       ],
     });
-    expect(from).toEqual({ line: 0, character: 3 });
+    expect(from?.from).toEqual({ line: 0, character: 3 });
     expect(documents.get("u")?.buffer.getText()).toBe("é𝒳y = 1;\n");
   });
 

@@ -2,10 +2,10 @@
 // counts after a scripted session, what the usage log holds, and what `infill usage` prints from it.
 import { execFile } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import {
   type CompletionRequest,
@@ -23,49 +23,27 @@ import { startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command, InlineCompletionItem } from "vscode-languageserver-protocol";
 import { codePoints } from "../../src/completion/type-through.js";
-import { type Status, StatusSchema } from "../../src/stats/status-schema.js";
-import { BUILT_SERVER, CancellationTokenSource, type Session, sessions } from "../support/session.js";
+import { StatusSchema } from "../../src/stats/status-schema.js";
+import { CancellationTokenSource, type Session, sessions } from "../support/session.js";
+import { BUILT_CLI, eventually, requireBuilt, status } from "../support/status.js";
 
-const CLI = fileURLToPath(new URL("../../../core/dist/cli.js", import.meta.url));
+const CLI = BUILT_CLI;
 const KEY = "sk-usage-test-0123456789";
 const start = sessions();
 
 let scratch: string;
 beforeAll(() => {
-  for (const built of [BUILT_SERVER, CLI]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: build first (npx --yes pnpm@10 build)`);
-  }
+  requireBuilt();
   scratch = mkdtempSync(join(tmpdir(), "infill-usage-session-"));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** `infill.status`, checked against its schema, without the message for people. */
-async function status(s: Session): Promise<Status> {
-  const answer = await s.client.sendRequest("workspace/executeCommand", {
-    command: "infill.status",
-    arguments: [{ message: false }],
-  });
-  return StatusSchema.parse(answer);
-}
-
-/** Wait until `check` holds, asking again every 20 ms, for at most 10 s. */
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T>,
-  check: (value: T) => boolean,
-): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** The figures of the usage log that `status` also has, but the cost (a float: compared apart). */
-const LOGGED = Object.keys(emptyTotals()).filter((field) => field !== "cost") as Array<keyof UsageTotals>;
-const logged = (figures: UsageTotals) => Object.fromEntries(LOGGED.map((field) => [field, figures[field]]));
+const LOGGED = Object.keys(emptyTotals()).filter(
+  (field) => !["cost", "acceptedCharsSq", "retention"].includes(field),
+) as Array<Exclude<keyof UsageTotals, "retention" | "acceptedCharsSq">>;
+const logged = (figures: Pick<UsageTotals, (typeof LOGGED)[number]>) =>
+  Object.fromEntries(LOGGED.map((field) => [field, figures[field]]));
 
 // The sim continues `const beta = co` with the rest of the `alpha` line.
 const SOURCE = `function compute(n, side) {
@@ -238,6 +216,12 @@ describe("usage through the built server", () => {
     const at = await s.open("file:///m/add.js", "const alpha = 1;\nconst beta = al", "javascript");
     expect(at).toBeDefined();
     await s.inline("file:///m/add.js", { line: 1, character: 15 });
+    // Shown once it stayed on screen a moment (this client does not say when it shows one).
+    await eventually(
+      "the suggestion counted shown",
+      () => status(s),
+      (st) => st.total.shown === 1,
+    );
     const answer = StatusSchema.parse(
       await s.client.sendRequest("workspace/executeCommand", { command: "infill.status" }),
     );
@@ -263,8 +247,11 @@ describe("usage through the built server", () => {
       s.client.sendRequest("workspace/executeCommand", { command: "infill.nope" }),
     ).rejects.toThrow(/no command "infill.nope"/);
     expect(s.initializeResult.capabilities.executeCommandProvider).toEqual({
-      commands: ["infill.accepted", "infill.status"],
+      commands: ["infill.accepted", "infill.shown", "infill.status"],
     });
+    await expect(
+      s.client.sendRequest("workspace/executeCommand", { command: "infill.shown", arguments: [{}] }),
+    ).rejects.toThrow(/infill.shown: id: /);
   });
 });
 

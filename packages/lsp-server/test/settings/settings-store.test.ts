@@ -38,7 +38,12 @@ describe("SettingsStore", () => {
     settings.initialize({ context: { maxTokens: 512 } });
     await settings.pull(undefined, { context: { exclude: ["*.gen.ts"] } });
     await settings.ready;
-    expect(settings.current.context).toEqual({ enabled: true, maxTokens: 512, exclude: ["*.gen.ts"] });
+    expect(settings.current.context).toEqual({
+      enabled: true,
+      maxTokens: 512,
+      exclude: ["*.gen.ts"],
+      holdout: 0,
+    });
   });
 
   it("keeps a setting's last good value when a new one is bad, and reports each problem once", async () => {

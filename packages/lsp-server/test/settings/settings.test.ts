@@ -27,6 +27,10 @@ describe("parseLayer", () => {
     [{ context: { maxTokens: -1 } }, "context.maxTokens"],
     [{ context: { exclude: "*.gen.ts" } }, "context.exclude"],
     [{ context: { depth: 2 } }, "context"],
+    [{ context: { holdout: 1.5 } }, "context.holdout"],
+    [{ usage: { retentionChecks: [30, 0] } }, "usage.retentionChecks"],
+    [{ usage: { retentionChecks: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }, "usage.retentionChecks"],
+    [{ usage: { retentionChecks: 30 } }, "usage.retentionChecks"],
     [{ constructor: 1 }, "constructor"],
     [JSON.parse('{"__proto__": {"debounceMs": 0}}'), "__proto__"],
   ])("%j is refused, naming %s", (raw, key) => {
@@ -104,8 +108,12 @@ describe("settings", () => {
       { context: { maxTokens: 512, exclude: ["*.gen.ts"] } },
       { context: { enabled: false } },
     );
-    expect(merged.context).toEqual({ enabled: false, maxTokens: 512, exclude: ["*.gen.ts"] });
-    expect(defaultSettings({}).context).toEqual({ enabled: true, maxTokens: 1024, exclude: [] });
+    expect(merged.context).toEqual({ enabled: false, maxTokens: 512, exclude: ["*.gen.ts"], holdout: 0 });
+    expect(defaultSettings({}).context).toEqual({ enabled: true, maxTokens: 1024, exclude: [], holdout: 0 });
+    expect(mergeSettings(defaultSettings({}), { usage: { retentionChecks: [0.2, 0.5] } }).usage).toEqual({
+      persist: true,
+      retentionChecks: [0.2, 0.5],
+    });
   });
 
   it.each([

@@ -1,7 +1,13 @@
 import { emptyTotals, PRICES, type UsageTotals } from "@infill/core";
 import { describe, expect, it } from "vitest";
 import { LatencyWindow } from "../../src/completion/latency-window.js";
-import { billedTokens, shownDelta, takenDelta, upstreamDelta } from "../../src/stats/usage-delta.js";
+import {
+  billedTokens,
+  retentionDelta,
+  shownDelta,
+  takenDelta,
+  upstreamDelta,
+} from "../../src/stats/usage-delta.js";
 import { USAGE, USAGE_FLASH_COST } from "../support/usage-report.js";
 
 const flash = PRICES["deepseek-v4-flash"]!;
@@ -73,16 +79,42 @@ describe("shownDelta and takenDelta", () => {
   });
 
   it.each<[string, number, number, number, Partial<UsageTotals>]>([
-    ["nothing taken yet, now a word", 20, 0, 5, { acceptedChars: 5, acceptedPartly: 1 }],
-    ["nothing, now all of it", 20, 0, 20, { acceptedChars: 20, accepted: 1 }],
-    ["a word, now another: still in part", 20, 5, 11, { acceptedChars: 6 }],
-    ["in part, now to the end: whole", 20, 11, 20, { acceptedChars: 9, accepted: 1, acceptedPartly: -1 }],
-    ["more than its length counts its length", 20, 0, 35, { acceptedChars: 20, accepted: 1 }],
+    // The square grows from before² to reached²: summed over suggestions, Σ (characters taken)².
+    ["nothing taken yet, now a word", 20, 0, 5, { acceptedChars: 5, acceptedCharsSq: 25, acceptedPartly: 1 }],
+    ["nothing, now all of it", 20, 0, 20, { acceptedChars: 20, acceptedCharsSq: 400, accepted: 1 }],
+    ["a word, now another: still in part", 20, 5, 11, { acceptedChars: 6, acceptedCharsSq: 121 - 25 }],
+    [
+      "in part, now to the end: whole",
+      20,
+      11,
+      20,
+      { acceptedChars: 9, acceptedCharsSq: 400 - 121, accepted: 1, acceptedPartly: -1 },
+    ],
+    [
+      "more than its length counts its length",
+      20,
+      0,
+      35,
+      { acceptedChars: 20, acceptedCharsSq: 400, accepted: 1 },
+    ],
     ["already whole: nothing more", 20, 20, 20, {}],
     ["less than before (a late report): nothing", 20, 11, 5, {}],
     ["nothing", 20, 0, 0, {}],
   ])("%s", (_name, total, before, reached, expected) => {
     expect(takenDelta(total, before, reached)).toEqual(totals(expected));
+  });
+});
+
+describe("retentionDelta", () => {
+  it("counts the characters checked and kept at a horizon, and the square of those kept", () => {
+    expect(retentionDelta(30, 13, 9)).toEqual(
+      totals({ retention: { "30": { checkedChars: 13, retainedChars: 9, retainedCharsSq: 81 } } }),
+    );
+    // Never more kept than checked, nor less than none.
+    expect(retentionDelta(0.5, 4, 7).retention).toEqual({
+      "0.5": { checkedChars: 4, retainedChars: 4, retainedCharsSq: 16 },
+    });
+    expect(retentionDelta(600, 4, -1).retention["600"]!.retainedChars).toBe(0);
   });
 });
 

@@ -2,13 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readUsageLog } from "@infill/core";
+import type { ContextArm } from "@infill/core/usage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Suggestion } from "../../src/completion/type-through.js";
+import { Documents } from "../../src/documents/documents.js";
 import type { Logger } from "../../src/log/logger.js";
 import { StatusSchema } from "../../src/stats/status-schema.js";
+import { SHOWN_AFTER_MS } from "../../src/stats/suggestion-outcomes.js";
 import { type UsageSettings, UsageTracker } from "../../src/stats/usage-tracker.js";
 import type { UpstreamEnd } from "../../src/upstream/upstream.js";
 import { Workspace } from "../../src/workspace/workspace.js";
+import { FakeTimers } from "../support/fake-timers.js";
 import { USAGE, USAGE_FLASH_COST } from "../support/usage-report.js";
 
 const usage = USAGE;
@@ -26,6 +30,8 @@ const suggestion = (text: string, uri = "file:///ws/a/x.ts"): Suggestion => ({
 
 let dir: string;
 let clock: Date;
+let timers: FakeTimers;
+let documents: Documents;
 let settings: UsageSettings;
 let warnings: string[];
 const trackers: UsageTracker[] = [];
@@ -46,24 +52,49 @@ function tracker(folder: string | null = join(dir, "usage")): UsageTracker {
   const t = new UsageTracker({
     settings: () => settings,
     workspaceOf: (uri) => folders.scopeOf(uri),
+    buffer: (uri) => documents.get(uri)?.buffer,
     directory,
     serverVersion: "1.2.3",
     log,
     now: () => clock,
+    timers,
   });
   trackers.push(t);
   return t;
 }
 
 /** An upstream request for `uri` that ends as `end`, with the usage above unless `reported` is false. */
-function request(t: UsageTracker, uri: string, end: Partial<UpstreamEnd> = {}, reported = true): void {
-  t.upstream(uri)({ outcome: "completed", ms: 100, ...(reported ? { usage } : {}), ...end });
+function request(
+  t: UsageTracker,
+  uri: string,
+  end: Partial<UpstreamEnd> = {},
+  reported = true,
+  language = "typescript",
+  arm: ContextArm = "on",
+): void {
+  t.upstream(uri, language, arm)({ outcome: "completed", ms: 100, ...(reported ? { usage } : {}), ...end });
+}
+
+/** An answer showing `text` of `s`, left on screen long enough to count shown; its id and what came before. */
+function show(t: UsageTracker, s: Suggestion, text: string, latencyMs: number, language = "typescript") {
+  const shown = t.answered(s.uri, language, s, text, { line: 0, character: 0 }, latencyMs);
+  timers.advance(SHOWN_AFTER_MS);
+  return shown;
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "infill-tracker-"));
   clock = new Date(2026, 10, 2, 12, 0);
-  settings = { provider: "deepseek", model: "deepseek-v4-flash", prices: {}, persist: true };
+  timers = new FakeTimers();
+  documents = new Documents();
+  settings = {
+    provider: "deepseek",
+    model: "deepseek-v4-flash",
+    prices: {},
+    persist: true,
+    retentionChecks: [30, 600],
+    contextHoldout: 0,
+  };
   warnings = [];
 });
 afterEach(() => {
@@ -75,10 +106,10 @@ describe("UsageTracker: counting", () => {
   it("counts a suggestion shown once however many answers show it, and what was taken of it", () => {
     const t = tracker();
     const s = suggestion("return a + b;");
-    expect(t.shown(s.uri, s, "return a + b;", 120)).toEqual({ id: "s1", before: 0 });
+    expect(show(t, s, "return a + b;", 120)).toEqual({ id: "s1", before: 0 });
     t.typedThrough(s, 3);
     // Typed through: the next answer shows the rest, the same suggestion.
-    expect(t.shown(s.uri, s, "urn a + b;", 1)).toEqual({ id: "s1", before: 3 });
+    expect(show(t, s, "urn a + b;", 1)).toEqual({ id: "s1", before: 3 });
     let total = t.status().total;
     expect(total).toMatchObject({
       shown: 1,
@@ -99,8 +130,8 @@ describe("UsageTracker: counting", () => {
     const t = tracker();
     const a = suggestion("one");
     const b = suggestion("two");
-    t.shown(a.uri, a, "one", 10);
-    t.shown(b.uri, b, "two", 10);
+    show(t, a, "one", 10);
+    show(t, b, "two", 10);
     expect(t.status().total).toMatchObject({ shown: 2, accepted: 0, acceptedPartly: 0, acceptanceRate: 0 });
   });
 
@@ -171,7 +202,7 @@ describe("UsageTracker: counting", () => {
     const t = tracker();
     request(t, "file:///ws/a/x.ts");
     const s = suggestion("x");
-    t.shown(s.uri, s, "x", 3);
+    show(t, s, "x", 3);
     const status = t.status();
     expect(StatusSchema.parse(status)).toEqual(status);
     expect(status).toMatchObject({
@@ -201,10 +232,136 @@ describe("UsageTracker: counting", () => {
 
   it("remembers the latest 500 suggestion ids", () => {
     const t = tracker();
-    for (let i = 0; i < 501; i++) t.shown("file:///ws/a/x.ts", suggestion("abc"), "abc", 1);
+    for (let i = 0; i < 501; i++) show(t, suggestion("abc"), "abc", 1);
     t.accepted([{ id: "s1", chars: 3 }]);
     t.accepted([{ id: "s2", chars: 3 }]);
     expect(t.status().total).toMatchObject({ shown: 501, accepted: 1 });
+  });
+});
+
+describe("UsageTracker: by language and context, what is kept, per dollar", () => {
+  const URI = "file:///ws/a/x.ts";
+
+  /** A suggestion at the start of x.ts's empty line 1, taken by the edit that puts it there. */
+  function takeByEdit(t: UsageTracker, text: string, arm: ContextArm, language = "typescript") {
+    const doc = documents.get(URI)!;
+    const line = doc.buffer.lineCount - 1;
+    const s: Suggestion = { ...suggestion(text, URI), line, contextArm: arm };
+    t.answered(URI, language, s, text, { line, character: 0 }, 5);
+    const applied = documents.didChange({
+      textDocument: { uri: URI, version: doc.version + 1 },
+      contentChanges: [
+        { range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: `${text}\n` },
+      ],
+    });
+    t.changed(URI, applied!.changes);
+    return { line };
+  }
+
+  beforeEach(() => {
+    documents.didOpen({ textDocument: { uri: URI, languageId: "typescript", version: 1, text: "" } });
+  });
+
+  it("splits requests and suggestions by language and context arm, each suggestion under its request's arm", () => {
+    const t = tracker();
+    request(t, URI, {}, true, "typescript", "on");
+    request(t, URI, {}, true, "typescript", "holdout");
+    request(t, "file:///ws/a/y.py", {}, true, "python", "on");
+    takeByEdit(t, "return a + b;", "on");
+    takeByEdit(t, "x", "holdout");
+    const status = t.status();
+    expect(status.languages.map((l) => [l.language, l.figures.requests, l.figures.accepted])).toEqual([
+      ["typescript", 2, 2],
+      ["python", 1, 0],
+    ]);
+    expect(status.contexts.map((c) => [c.context, c.figures.requests, c.figures.acceptedChars])).toEqual([
+      ["on", 2, 13],
+      ["holdout", 1, 1],
+    ]);
+    expect(StatusSchema.parse(status)).toEqual(status);
+  });
+
+  it("counts what is kept at each horizon, and what taken and kept come to per dollar and per 1k output tokens", () => {
+    const t = tracker();
+    request(t, URI);
+    const { line } = takeByEdit(t, "return a + b;", "on");
+    timers.advance(30_000);
+    let total = t.status().total;
+    expect(total.retained).toEqual([
+      {
+        seconds: 30,
+        checkedChars: 13,
+        retainedChars: 13,
+        rate: 1,
+        perDollar: 13 / FLASH_COST,
+        per1kOutputTokens: (13 * 1000) / 12,
+      },
+      {
+        seconds: 600,
+        checkedChars: 0,
+        retainedChars: 0,
+        rate: null,
+        perDollar: null,
+        per1kOutputTokens: null,
+      },
+    ]);
+    expect(total.acceptedCharsPerDollar).toBeCloseTo(13 / FLASH_COST, 6);
+    expect(total.acceptedCharsPer1kOutputTokens).toBeCloseTo(13000 / 12, 9);
+    // Deleted before the next check.
+    const doc = documents.get(URI)!;
+    const applied = documents.didChange({
+      textDocument: { uri: URI, version: doc.version + 1 },
+      contentChanges: [
+        { range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: "" },
+      ],
+    });
+    t.changed(URI, applied!.changes);
+    timers.advance(570_000);
+    total = t.status().total;
+    expect(total.retained[1]).toMatchObject({ seconds: 600, checkedChars: 13, retainedChars: 0, rate: 0 });
+  });
+
+  it("writes a line per day, model, language and arm, with the retention checks and no code or file name", async () => {
+    const t = tracker();
+    request(t, URI, {}, true, "typescript", "on");
+    takeByEdit(t, "return a + b;", "on");
+    timers.advance(30_000);
+    request(t, URI, {}, true, "typescript", "holdout");
+    t.dispose();
+    const text = readFileSync(join(dir, "usage", "2026-11.jsonl"), "utf8");
+    expect(text).not.toMatch(/return|file:|x\.ts/);
+    const { records } = await readUsageLog(join(dir, "usage", "2026-11.jsonl"));
+    expect(
+      records.map((r) => [
+        r.language,
+        r.context,
+        r.requests,
+        r.acceptedChars,
+        r.acceptedCharsSq,
+        r.retention,
+      ]),
+    ).toEqual([
+      [
+        "typescript",
+        "on",
+        1,
+        13,
+        169,
+        {
+          "30": { checkedChars: 13, retainedChars: 13, retainedCharsSq: 169 },
+          // Checked when the tracker stopped: the document's last state.
+          "600": { checkedChars: 13, retainedChars: 13, retainedCharsSq: 169 },
+        },
+      ],
+      ["typescript", "holdout", 1, 0, 0, {}],
+    ]);
+  });
+
+  it("refuses infill.shown without an id, and ignores an unknown one", () => {
+    const t = tracker();
+    expect(() => t.reportedShown([{}])).toThrow(/^infill.shown: id: /);
+    t.reportedShown([{ id: "s404" }]);
+    expect(t.status().total.shown).toBe(0);
   });
 });
 
@@ -215,8 +372,9 @@ describe("UsageTracker: the usage log", () => {
     const t = tracker();
     request(t, "file:///ws/a/x.ts");
     request(t, "file:///ws/b/x.ts");
-    const s = suggestion("abc");
-    t.shown(s.uri, s, "abc", 1);
+    // From a request with context, like those above: counted on the same line.
+    const s: Suggestion = { ...suggestion("abc"), contextArm: "on" };
+    show(t, s, "abc", 1);
     t.accepted([{ id: "s1", chars: 3 }]);
     settings.model = "deepseek-v4-pro";
     request(t, "file:///ws/a/x.ts");

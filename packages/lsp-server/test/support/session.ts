@@ -220,6 +220,16 @@ export class Session {
       : { line: position.line + lines.length - 1, character: lines.at(-1)!.length };
   }
 
+  /** Replace `range` with `text` (an incremental change), as an editor applies an item's edit. */
+  async replace(uri: string, range: { start: Position; end: Position }, text: string): Promise<void> {
+    const version = (this.#versions.get(uri) ?? 0) + 1;
+    this.#versions.set(uri, version);
+    await this.client.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
+  }
+
   /** Ask for ghost text as an editor does while the user types (`automatic`), or on a key (`invoked`). */
   inline(
     uri: string,

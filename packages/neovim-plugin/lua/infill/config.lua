@@ -17,6 +17,7 @@
 ---@field enabled? boolean Put declarations of imported names and similar code from other files at the start of the prompt. Default `true`.
 ---@field maxTokens? integer Budget of the context block, in estimated tokens, taken out of `contextTokens`. Default `1024`.
 ---@field exclude? string[] Gitignore-style patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns. Default `{}`.
+---@field holdout? number The share of requests (0-1) sent without the context block, to measure whether context earns what it costs (`infill usage --by context`). Default `0`.
 
 --- Prices of a model, in US dollars per million tokens.
 ---@class (exact) infill.Price
@@ -50,7 +51,7 @@
 ---@field metrics? boolean Send `$/infill/metrics` (latency, usage) after each completion. Default `false`.
 ---@field context? infill.ContextSettings Repository context.
 ---@field prices? table<string, infill.Price> Prices by model id, replacing a built-in entry or adding one. Default `{}`.
----@field usage? { persist?: boolean } `persist`: write each day's totals for `infill usage`. Default `{ persist = true }`.
+---@field usage? { persist?: boolean, retentionChecks?: number[] } `persist`: write each day's totals for `infill usage` (default `true`); `retentionChecks`: when to check how much of an accepted suggestion is kept, in seconds (default `{ 30, 120, 300, 600 }`).
 
 --- What `require("infill").setup()` takes: every field is optional, and a missing one keeps its default.
 ---@class (exact) infill.UserOpts

@@ -258,14 +258,18 @@ local handlers = {
   end,
 }
 
---- The client capabilities: Neovim's, and partial results (`$/infill/partial`) when the plugin draws them.
+--- The client capabilities: Neovim's and, when the plugin draws ghost text itself, that it says which suggestions it
+--- drew (`infill.shown`: the server then counts a suggestion shown when it is drawn) and, with `stream`, partial
+--- results (`$/infill/partial`).
 ---@return lsp.ClientCapabilities
 function M.capabilities()
   local capabilities = vim.lsp.protocol.make_client_capabilities()
-  if config.options.stream and not config.options.use_native then
-    capabilities.experimental = vim.tbl_extend("force", capabilities.experimental or {}, {
-      infill = { partialResults = true },
-    })
+  if not config.options.use_native then
+    local infill = { reportsShown = true }
+    if config.options.stream then
+      infill.partialResults = true
+    end
+    capabilities.experimental = vim.tbl_extend("force", capabilities.experimental or {}, { infill = infill })
   end
   return capabilities
 end

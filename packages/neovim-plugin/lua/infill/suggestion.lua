@@ -180,11 +180,16 @@ function M.view()
   return { bufnr = bufnr, row = row, col = col, text = rest.text, replace = rest.replace }
 end
 
---- Show what is left of the current suggestion after the latest edit or cursor move, or hide it.
+--- Show what is left of the current suggestion after the latest edit or cursor move, or hide it. A suggestion drawn
+--- is reported to the server (`infill.shown`, once per suggestion), which counts it shown.
 function M.refresh()
   local view = M.view()
   if view then
     M.render(view)
+    local item = state.items[state.index]
+    if item then
+      require("infill.usage").report_shown(item.client_id, item.command)
+    end
   else
     M.hide()
   end

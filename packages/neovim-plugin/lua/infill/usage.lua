@@ -1,5 +1,6 @@
----@brief Usage and acceptance: telling the server what the user took of a suggestion (`infill.accepted`), and its
---- usage figures (`infill.status`) as the short table of `:Infill status`.
+---@brief Usage and acceptance: telling the server what the user took of a suggestion (`infill.accepted`) and which
+--- suggestions it drew (`infill.shown`), and its usage figures (`infill.status`) as the short table of
+--- `:Infill status`.
 
 local lsp = require("infill.lsp")
 
@@ -9,6 +10,12 @@ local M = {}
 M.ACCEPTED = "infill.accepted"
 --- The command that answers the server's usage figures.
 M.STATUS = "infill.status"
+--- The command that tells the server a suggestion was drawn (the plugin declares `experimental.infill.reportsShown`).
+M.SHOWN = "infill.shown"
+
+--- Ids already reported drawn, to report each once (the latest ones: a ring of `SHOWN_REMEMBERED`).
+local SHOWN_REMEMBERED = 200
+local shown_ids, shown_order = {}, {}
 
 ---@class infill.Accepted
 ---@field id string The suggestion's id.
@@ -49,6 +56,34 @@ function M.report(client_id, command, left)
       lsp.log("infill.accepted failed: %s", err.message or vim.inspect(err))
     end
   end, vim.api.nvim_get_current_buf())
+end
+
+--- Tell the server the suggestion of an item was drawn as ghost text, once per suggestion (type-through redraws the
+--- same one). Items without an `infill.accepted` command (partial results) have no id and are not reported.
+---@param client_id integer
+---@param command any The item's `command`.
+function M.report_shown(client_id, command)
+  local arg = M.accepted_argument(command)
+  local client = arg and vim.lsp.get_client_by_id(client_id)
+  if not arg or not client or shown_ids[arg.id] then
+    return
+  end
+  shown_ids[arg.id] = true
+  table.insert(shown_order, arg.id)
+  if #shown_order > SHOWN_REMEMBERED then
+    shown_ids[table.remove(shown_order, 1)] = nil
+  end
+  lsp.request(
+    client,
+    "workspace/executeCommand",
+    { command = M.SHOWN, arguments = { { id = arg.id } } },
+    function(err)
+      if err then
+        lsp.log("infill.shown failed: %s", err.message or vim.inspect(err))
+      end
+    end,
+    vim.api.nvim_get_current_buf()
+  )
 end
 
 --- `n` with thousands separators: 12,345.
@@ -103,6 +138,102 @@ local function table_lines(rows)
   return lines
 end
 
+--- A retention horizon as `infill usage` prints it: `30 s`, `2 min`, `0.5 s`, `1 h`.
+---@param seconds number
+---@return string
+function M.format_horizon(seconds)
+  local function number(n)
+    return n == math.floor(n) and ("%d"):format(n) or tostring(n)
+  end
+  if seconds < 60 or seconds % 60 ~= 0 then
+    return number(seconds) .. " s"
+  elseif seconds < 3600 or seconds % 3600 ~= 0 then
+    return number(seconds / 60) .. " min"
+  end
+  return number(seconds / 3600) .. " h"
+end
+
+--- A figure per dollar or per 1k tokens: with separators, or `decimals` below 1000, or `–` when there is none.
+---@param value number|nil
+---@param decimals? integer
+---@return string
+local function per_unit(value, decimals)
+  if type(value) ~= "number" then
+    return "–"
+  end
+  if decimals and value < 1000 then
+    return ("%." .. decimals .. "f"):format(value)
+  end
+  return M.format_count(value)
+end
+
+--- The context arms of `infill.status`, in words.
+local ARMS = { on = "with context", holdout = "held out", off = "context off" }
+
+--- One line of the figures by language or context arm: each group's requests, suggestions taken of those shown and
+--- characters taken.
+---@param title string
+---@param groups table[]?
+---@param key string
+---@param names? table<string, string>
+---@return string?
+local function split_line(title, groups, key, names)
+  if type(groups) ~= "table" or #groups == 0 then
+    return nil
+  end
+  local parts = {}
+  for _, group in ipairs(groups) do
+    local f = group.figures
+    table.insert(
+      parts,
+      ("%s %s requests, %d of %d taken, %s chars"):format(
+        (names and names[group[key]]) or group[key],
+        M.format_count(f.requests),
+        f.accepted + f.acceptedPartly,
+        f.shown,
+        M.format_count(f.acceptedChars)
+      )
+    )
+  end
+  return ("  %s: %s"):format(title, table.concat(parts, "; "))
+end
+
+--- What is kept of the characters taken at each horizon, and what taken and kept come to per dollar and per 1k
+--- generated tokens (kept at the longest horizon).
+---@param t table The figures (`total`).
+---@return string[]
+local function kept_lines(t)
+  local retained = type(t.retained) == "table" and t.retained or {}
+  if #retained == 0 then
+    return {}
+  end
+  local horizons = {}
+  for _, r in ipairs(retained) do
+    table.insert(
+      horizons,
+      r.checkedChars > 0
+          and ("%s %s (%s of %s chars)"):format(
+            M.format_horizon(r.seconds),
+            M.format_percent(r.rate),
+            M.format_count(r.retainedChars),
+            M.format_count(r.checkedChars)
+          )
+        or (M.format_horizon(r.seconds) .. " –")
+    )
+  end
+  local last = retained[#retained]
+  return {
+    "  kept where it went: " .. table.concat(horizons, ", "),
+    ("  per dollar: %s chars taken, %s kept at %s; per 1k output tokens: %s taken, %s kept"):format(
+      per_unit(t.acceptedCharsPerDollar),
+      per_unit(last.perDollar),
+      M.format_horizon(last.seconds),
+      per_unit(t.acceptedCharsPer1kOutputTokens, 1),
+      per_unit(last.per1kOutputTokens, 1)
+    ),
+  }
+end
+
 ---@param latency { p50: number|vim.NIL, p90: number|vim.NIL }
 ---@return string
 local function percentiles(latency)
@@ -112,7 +243,8 @@ local function percentiles(latency)
   return ("%d/%d ms"):format(math.floor(latency.p50 + 0.5), math.floor(latency.p90 + 0.5))
 end
 
---- The figures of `infill.status` as a short table: the columns of `infill usage`, then the latencies and the log.
+--- The figures of `infill.status` as a short table: the columns of `infill usage`, then the latencies, what is kept
+--- of what was taken and what it comes to per dollar, the figures by language and by context arm, and the log.
 ---@param status table What `infill.status` answered.
 ---@return string[]
 function M.status_lines(status)
@@ -149,6 +281,15 @@ function M.status_lines(status)
       percentiles(t.latency.upstream)
     )
   )
+  vim.list_extend(lines, kept_lines(t))
+  local by_language = split_line("by language", status.languages, "language")
+  local by_context = split_line("by context", status.contexts, "context", ARMS)
+  if by_language then
+    table.insert(lines, by_language)
+  end
+  if by_context then
+    table.insert(lines, by_context)
+  end
   if t.unpricedTokens > 0 then
     table.insert(
       lines,

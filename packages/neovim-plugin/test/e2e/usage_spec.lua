@@ -7,8 +7,11 @@ local infill = require("infill")
 local lsp = require("infill.lsp")
 local usage = require("infill.usage")
 
--- No repository context: each test's suggestion must not depend on what the ones before wrote in other files.
-infill.setup({ settings = { debounceMs = 10, context = { enabled = false } } })
+-- No repository context: each test's suggestion must not depend on what the ones before wrote in other files. What
+-- is taken is checked half a second after (instead of 30 s … 10 min).
+infill.setup({
+  settings = { debounceMs = 10, context = { enabled = false }, usage = { retentionChecks = { 0.5 } } },
+})
 
 local project = h.project("usage")
 local n = 0
@@ -62,6 +65,27 @@ describe("usage", function()
       h.escape()
     end
     infill.dismiss()
+  end)
+
+  -- First: no earlier take is still waiting for its check.
+  it("what is taken is checked at the retention horizon, and :Infill status shows what is kept", function()
+    start()
+    local before = totals()
+    local checked = before.retained[1].checkedChars
+    h.type("r")
+    local reach = wait_ghost("eturn a + b;")
+    h.input("<M-l>", function()
+      return vim.api.nvim_get_current_line() == "  return a + b;"
+    end, "the accepted line")
+    local t = wait_totals("the take checked at 0.5 s", function(figures)
+      return figures.retained[1].checkedChars == checked + reach
+    end)
+    eq(0.5, t.retained[1].seconds)
+    eq(before.retained[1].retainedChars + reach, t.retained[1].retainedChars)
+    local out = vim.api.nvim_exec2("Infill status", { output = true }).output
+    h.contains(out, "  kept where it went: 0.5 s ")
+    h.contains(out, ("(%s of %s chars)"):format(t.retained[1].retainedChars, t.retained[1].checkedChars))
+    h.contains(out, "  by language: javascript ")
   end)
 
   it("accepting a suggestion increments the accepted count :Infill status shows", function()
@@ -133,6 +157,24 @@ describe("usage", function()
       { t.accepted, t.acceptedPartly, t.acceptedChars }
     )
   end)
+
+  it(
+    "ghost text drawn is reported shown (infill.shown): counted once, however often type-through redraws it",
+    function()
+      start()
+      local before = totals()
+      h.type("r")
+      wait_ghost("eturn a + b;")
+      wait_totals("the suggestion drawn counted shown", function(t)
+        return t.shown == before.shown + 1
+      end)
+      h.type("et")
+      wait_ghost("urn a + b;")
+      local status = usage.fetch(lsp.get_client(0))
+      eq("client", status.shownBy)
+      eq(before.shown + 1, status.total.shown)
+    end
+  )
 
   it(":Infill status, infill.status and `infill usage` show the same numbers", function()
     start()

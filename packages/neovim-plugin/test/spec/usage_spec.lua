@@ -60,6 +60,63 @@ describe("infill.usage", function()
     }, usage.status_lines(status()))
   end)
 
+  it(
+    "adds what is kept at each horizon, per dollar and per 1k output tokens, and the figures by language and context",
+    function()
+      local s = status({
+        acceptedCharsPerDollar = 166666.67,
+        acceptedCharsPer1kOutputTokens = 475,
+        retained = {
+          {
+            seconds = 30,
+            checkedChars = 57,
+            retainedChars = 50,
+            rate = 50 / 57,
+            perDollar = 146198.8,
+            per1kOutputTokens = 416.7,
+          },
+          {
+            seconds = 600,
+            checkedChars = 0,
+            retainedChars = 0,
+            rate = vim.NIL,
+            perDollar = vim.NIL,
+            per1kOutputTokens = vim.NIL,
+          },
+        },
+      })
+      local figures = { requests = 1234, shown = 10, accepted = 3, acceptedPartly = 1, acceptedChars = 57 }
+      s.languages = { { language = "lua", figures = figures } }
+      s.contexts = {
+        { context = "on", figures = figures },
+        {
+          context = "holdout",
+          figures = { requests = 2, shown = 0, accepted = 0, acceptedPartly = 0, acceptedChars = 0 },
+        },
+      }
+      local lines = usage.status_lines(s)
+      eq({
+        "  kept where it went: 30 s 88 % (50 of 57 chars), 10 min –",
+        "  per dollar: 166,667 chars taken, – kept at 10 min; per 1k output tokens: 475.0 taken, – kept",
+        "  by language: lua 1,234 requests, 4 of 10 taken, 57 chars",
+        "  by context: with context 1,234 requests, 4 of 10 taken, 57 chars; held out 2 requests, 0 of 0 taken, 0 chars",
+      }, { lines[5], lines[6], lines[7], lines[8] })
+    end
+  )
+
+  it("names retention horizons as infill usage does", function()
+    for _, case in ipairs({
+      { 30, "30 s" },
+      { 0.5, "0.5 s" },
+      { 90, "90 s" },
+      { 120, "2 min" },
+      { 600, "10 min" },
+      { 7200, "2 h" },
+    }) do
+      eq(case[2], usage.format_horizon(case[1]))
+    end
+  end)
+
   it("marks a cost that leaves unpriced tokens out, and says when the log cannot be written", function()
     local s = status({ unpricedTokens = 4100 })
     s.log = { enabled = true, file = "/s/x.jsonl", error = "cannot write the usage log /s/x.jsonl: EACCES" }
