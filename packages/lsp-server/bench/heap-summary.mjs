@@ -1,6 +1,7 @@
 // Where a V8 heap snapshot's memory is: `node bench/heap-summary.mjs before.heapsnapshot [after.heapsnapshot]`.
 // Prints the self sizes summed by kind and constructor (and their growth from the first snapshot to the second),
-// and the largest single objects with a path of retainers back to a GC root, so that what keeps them alive is named.
+// and the largest single objects with a path of retainers back to a GC root, so that what keeps them alive is named
+// (TOP groups, PATHS objects; GROUP=<a group as listed> for that group's objects only).
 // Take snapshots of the server with `BENCH_NODE_ARGS="--max-semi-space-size=1 --heapsnapshot-signal=SIGUSR2"` and
 // `kill -USR2 <pid>` (they land in the server's working directory), or Chrome DevTools.
 import { readFileSync } from "node:fs";
@@ -117,7 +118,10 @@ for (const row of rows.slice(0, TOP)) {
 }
 const last = b ?? a;
 const largest = [];
-for (let n = 0; n < last.count; n++) if (last.reachable[n]) largest.push(n);
+// GROUP=<kind / constructor, as listed above> shows the paths of that group's largest objects only.
+const only = process.env.GROUP;
+for (let n = 0; n < last.count; n++)
+  if (last.reachable[n] && (only === undefined || groupOf(last, n) === only)) largest.push(n);
 largest.sort((x, y) => last.size(y) - last.size(x));
 console.log(`\nlargest objects${b ? " (second snapshot)" : ""}, with a path from the root:`);
 for (const n of largest.slice(0, Number(process.env.PATHS ?? 10))) {

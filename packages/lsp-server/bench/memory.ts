@@ -28,6 +28,8 @@ interface Figures {
   points: Array<{ label: string; rss: number; memory: ServerMemory | undefined }>;
   /** CPU time of the server per completion (after the first 20, which load code), in ms: what the heap costs. */
   cpuPerCompletion: number;
+  /** Suggestions the typing took, whole or in part (few: the session is about answering, not taking). */
+  taken: number;
 }
 
 const MB = 1024 * 1024;
@@ -35,12 +37,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rssOf = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 
-async function serverMemory(server: Server): Promise<ServerMemory | undefined> {
+/** What `infill.status` says: the server's memory, and how many suggestions were taken (whole or in part). */
+async function serverStatus(server: Server): Promise<{ memory: ServerMemory | undefined; taken: number }> {
   const status = (await server.rpc.sendRequest("workspace/executeCommand", {
     command: "infill.status",
     arguments: [{ message: false }],
-  })) as { server: { memory?: ServerMemory } };
-  return status.server.memory;
+  })) as { server: { memory?: ServerMemory }; total: { accepted: number; acceptedPartly: number } };
+  return { memory: status.server.memory, taken: status.total.accepted + status.total.acceptedPartly };
 }
 
 /** The line the 5 MB buffer repeats (the same as the edit-cost bench's). */
@@ -61,7 +64,7 @@ async function session(bin: string, completions: number): Promise<Figures> {
     const rss = rssOf(server.pid);
     // A heap snapshot at each point, for bench/heap-summary.mjs (written before the status request is answered).
     if (process.env.BENCH_HEAP_SNAPSHOTS) process.kill(server.pid, "SIGUSR2");
-    points.push({ label, rss, memory: await serverMemory(server) });
+    points.push({ label, rss, memory: (await serverStatus(server)).memory });
   };
   try {
     await measure("after initialize");
@@ -69,9 +72,13 @@ async function session(bin: string, completions: number): Promise<Figures> {
     const text = `${readFileSync(path, "utf8")}\n\nexport function next(a: number, b: number): number {\n  \n}\n`;
     const doc = await Doc.open(server, pathToFileURL(path).href, text);
     let at: Position = { line: text.split("\n").length - 3, character: 2 };
+    // Letters in an order the sim cannot continue (it repeats what the prompt repeats: after "§§" it suggests "§",
+    // and typing it took every suggestion, which a user does not do thousands of times), on lines of 60.
+    let seed = 1;
     const complete = async () => {
-      // A character no suggestion starts with, so every request really goes upstream.
-      at = await doc.insert(at, "\u00a7");
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      const key = at.character >= 62 ? "\n  " : String.fromCharCode(97 + ((seed >> 16) % 26));
+      at = await doc.insert(at, key);
       await doc.inline(at);
     };
     const WARMUP = 20;
@@ -82,6 +89,7 @@ async function session(bin: string, completions: number): Promise<Figures> {
       if (i % 1000 === 0 || i === completions) await measure(`after ${i.toLocaleString("en")} completions`);
     }
     const cpuPerCompletion = (cpuOf(server.pid) - cpuAtStart) / (completions - WARMUP);
+    const { taken } = await serverStatus(server);
 
     const bigText = BIG_LINE.repeat(Math.ceil((5 * MB) / BIG_LINE.length));
     const big = await Doc.open(server, pathToFileURL(join(workspace, "src/big.ts")).href, bigText);
@@ -99,7 +107,7 @@ async function session(bin: string, completions: number): Promise<Figures> {
     // V8 gives memory back once the process idles (its memory reducer): what is left then is what is kept.
     await pause(10_000);
     await measure("then 10 s idle");
-    return { points, cpuPerCompletion };
+    return { points, cpuPerCompletion, taken };
   } finally {
     await server.close();
     await sim.close();
@@ -174,6 +182,7 @@ export async function memoryBench(): Promise<void> {
   }
   const cpu = runs.map((run) => `${run.figures.cpuPerCompletion.toFixed(2)} ms`).join(" | ");
   console.log(`    server CPU time per completion: ${cpu}`);
+  console.log(`    suggestions taken by the typing: ${runs.map((run) => run.figures.taken).join(" | ")}`);
   const closed = ours.points.find((p) => p.label.startsWith("5 MB buffer closed"))!;
   report(
     `server RSS after ${completions} completions and a 5 MB buffer`,
