@@ -17,7 +17,16 @@ export default defineConfig({
   },
   test: {
     projects: [
-      { extends: true, test: { name: "core", root: "packages/core", include: ["test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "core",
+          root: "packages/core",
+          include: ["test/**/*.test.ts"],
+          // dist/, for the tests that run the CLI as a child process.
+          globalSetup: ["test/support/build-cli.ts"],
+        },
+      },
       { extends: true, test: { name: "sim", root: "packages/sim", include: ["test/**/*.test.ts"] } },
       {
         extends: true,

@@ -1,7 +1,7 @@
 import { assertSecureBaseURL } from "./base-url.js";
 import { checkTimeoutMs } from "./call-scope.js";
 import { ValidationError } from "./errors.js";
-import { checkFimRequest, type FimRequest } from "./providers/fim-request.js";
+import { type CheckedFimRequest, checkFimRequest, type FimRequest } from "./providers/fim-request.js";
 import { isProviderName } from "./providers/info.js";
 import { OLLAMA_DEFAULT_KEEP_ALIVE } from "./providers/ollama.js";
 import type { FimChunk, FimCompletion, Provider, ProviderName, ReadContext } from "./providers/provider.js";
@@ -189,16 +189,30 @@ export class ProviderClient {
     return this.#transport.preconnect();
   }
 
-  #body(request: FimRequest, streaming: boolean): string {
+  /**
+   * Checks a request as complete() and stream() do before sending it (the client's model filled in where it names
+   * none), without sending anything: for a caller that validates many requests before the first is sent.
+   *
+   * @throws {ValidationError} naming the first offending field.
+   */
+  check(request: FimRequest): void {
+    this.#checked(request);
+  }
+
+  #checked(request: FimRequest): CheckedFimRequest {
     const adapter = this.#adapter;
     const model = this.model;
     const named = typeof request !== "object" || request === null || request.model !== undefined;
-    const checked = checkFimRequest(
+    return checkFimRequest(
       model === undefined || named ? request : { ...request, model },
       adapter.name,
       adapter.requiresModel ? (adapter.defaultModel ?? "the model id the host serves") : undefined,
     );
-    return JSON.stringify(adapter.body(checked, streaming, { keepAlive: this.#keepAlive }));
+  }
+
+  #body(request: FimRequest, streaming: boolean): string {
+    const checked = this.#checked(request);
+    return JSON.stringify(this.#adapter.body(checked, streaming, { keepAlive: this.#keepAlive }));
   }
 }
 

@@ -24,6 +24,12 @@ export interface RequestOptions {
    * no deadline, clamped to 2^31 − 1. A bad value throws ValidationError before anything is sent.
    */
   timeoutMs?: number | undefined;
+  /**
+   * Whether this call waits and retries on 429 Rate Limit Reached, as it does on 500 and 503. Default true. False
+   * throws the RateLimitError (with its `retryAfterMs`) at once, for a caller that paces its own requests on rate
+   * limits (`runBatch` lowers its concurrency on each one); other failures are still retried.
+   */
+  retryRateLimited?: boolean | undefined;
 }
 
 /** The options every client takes, besides where to send and which key. Every one is optional. */
@@ -163,7 +169,7 @@ export class Transport {
   ): Promise<T> {
     const scope = this.scope(options);
     try {
-      const response = await this.open(body, false, scope);
+      const response = await this.open(body, false, scope, options?.retryRateLimited ?? true);
       return read(await response.body.text(), response.statusCode);
     } catch (error) {
       throw scope.toError(error, this.#apiKey);
@@ -187,7 +193,7 @@ export class Transport {
     const scope = this.scope(options);
     let ended = false;
     try {
-      const response = await this.open(body, true, scope);
+      const response = await this.open(body, true, scope, options?.retryRateLimited ?? true);
       const format = reader.format(response.statusCode);
       if (format.framing === "ndjson" || isContentType(response.headers, this.#streamType)) {
         // Not destroyed when the decoder returns at the end, so the rest can be drained and the socket reused.
@@ -225,7 +231,12 @@ export class Transport {
    * Sends the request, retrying transient failures, until a 2xx response head arrives. `dispatcher.request()` is
    * undici's `request()` without its per-call URL parsing (origin and path are split once, in the constructor).
    */
-  private async open(body: string, streaming: boolean, scope: CallScope): Promise<Dispatcher.ResponseData> {
+  private async open(
+    body: string,
+    streaming: boolean,
+    scope: CallScope,
+    retryRateLimited: boolean,
+  ): Promise<Dispatcher.ResponseData> {
     const dispatcher = this.#dispatcher ?? sharedDispatcher();
     const options: Dispatcher.RequestOptions = {
       origin: this.#origin,
@@ -259,7 +270,7 @@ export class Transport {
         retryAfter,
         this.#errorSource,
       );
-      if (!failure.retryable) throw failure;
+      if (!failure.retryable || (status === 429 && !retryRateLimited)) throw failure;
       await this.#backoff(attempt, failure.retryAfterMs, scope, failure);
     }
   }

@@ -2,7 +2,6 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MODEL, FimClient, localDay, summarizeUsage, VERSION } from "../src/index.js";
 import { formatUsageBreakdown } from "../src/usage-breakdown.js";
 import { formatUsageSummary, parseUsageLog } from "../src/usage-report.js";
+import { type Run, startCli } from "./support/cli-process.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const cliPath = join(packageDir, "dist", "cli.js");
@@ -22,10 +22,8 @@ let sim: Sim;
 let dir: string;
 
 beforeAll(async () => {
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  await promisify(execFile)(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: packageDir });
   dir = await mkdtemp(join(tmpdir(), "infill-cli-"));
-}, 120_000);
+});
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -35,30 +33,9 @@ afterEach(async () => {
   await sim?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI without a shell; the sim keeps answering since nothing here blocks the event loop. */
 function infill(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      env: { PATH: process.env.PATH, DEEPSEEK_API_KEY: KEY, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (data: Buffer) => {
-      stdout += data;
-    });
-    child.stderr.on("data", (data: Buffer) => {
-      stderr += data;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return startCli(cliPath, args, { DEEPSEEK_API_KEY: KEY, ...env }).done;
 }
 
 async function expected(prompt: string, suffix?: string): Promise<string> {

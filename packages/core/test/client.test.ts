@@ -344,6 +344,21 @@ describe("retries", () => {
     expect(((await rejection(() => client.complete(request))) as ApiError).retryAfterMs).toBeUndefined();
   });
 
+  it("retryRateLimited: false throws a 429 at once but still retries a 503", async () => {
+    const { sim, client } = await setup({
+      faults: [
+        { type: "status", status: 429, retryAfter: "0" },
+        { type: "status", status: 503 },
+      ],
+    });
+    const error = await rejection(() => client.complete(request, { retryRateLimited: false }));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(0);
+    expect(sim.requests.map((r) => r.status)).toEqual([429]);
+    await client.complete(request, { retryRateLimited: false });
+    expect(sim.requests.map((r) => r.status)).toEqual([429, 503, 200]);
+  });
+
   it("gives up at once with the server's error when Retry-After outlasts the timeout", async () => {
     const { sim, client } = await setup(
       { faults: [{ type: "status", status: 503, retryAfter: "30" }] },

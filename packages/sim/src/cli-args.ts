@@ -25,6 +25,8 @@ Options:
   --concurrency-limit N
                      answer 429 to a request beyond N being answered at once
                      (default: no limit)
+  --tpm-limit N      answer 429 with Retry-After to a request whose prompt would take the
+                     tokens answered in the last minute past N (default: no limit)
   --fail LIST        faults for the next requests, e.g. 503x2,429:retry-after=1,reset,garbage,cut:3,stream-error,slow:800
   -h, --help         show this help
   -v, --version      show the version
@@ -72,6 +74,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
         "keep-alive": { type: "boolean" },
         "connect-delay-ms": { type: "string" },
         "concurrency-limit": { type: "string" },
+        "tpm-limit": { type: "string" },
         fail: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -99,6 +102,10 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
     if (values["concurrency-limit"] !== undefined) {
       options.concurrencyLimit = wholeNumber("concurrency-limit", values["concurrency-limit"]);
       if (options.concurrencyLimit < 1) throw new Error("--concurrency-limit must be at least 1");
+    }
+    if (values["tpm-limit"] !== undefined) {
+      options.tokensPerMinute = wholeNumber("tpm-limit", values["tpm-limit"]);
+      if (options.tokensPerMinute < 1) throw new Error("--tpm-limit must be at least 1");
     }
     if (values.fail !== undefined) options.faults = parseFaults(values.fail);
     return { kind: "run", options };

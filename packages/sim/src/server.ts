@@ -15,6 +15,7 @@ import { generate } from "./generate.js";
 import { PrefixCache, unitKeys } from "./prefix-cache.js";
 import { SlotCache } from "./slot-cache.js";
 import { TokenCache } from "./token-cache.js";
+import { TokenWindow } from "./token-window.js";
 
 /** How to start a simulator. */
 export interface SimOptions {
@@ -66,6 +67,16 @@ export interface SimOptions {
    * this many are being answered gets 429 "Rate Limit Reached" at once. Default `Infinity` (no limit).
    */
   concurrencyLimit?: number;
+  /**
+   * The most tokens answered in a sliding minute (or `tokenWindowMs`), as providers that state a TPM limit count
+   * it: each answered request's prompt and generated tokens count from when it is answered. A request whose prompt
+   * tokens would take the window past the limit gets 429 "Rate Limit Reached" with `Retry-After`: the whole
+   * seconds until enough tokens have left the window. (DeepSeek states no such limit and documents no Retry-After;
+   * OpenAI-compatible hosts and Mistral do.) Default `Infinity` (no limit).
+   */
+  tokensPerMinute?: number;
+  /** The window `tokensPerMinute` is counted over, in milliseconds. Default 60 000 (a minute). */
+  tokenWindowMs?: number;
   /**
    * How many of the latest requests {@link Sim.requests} keeps; older ones are dropped from its
    * start. Default `Infinity` (every request). A long benchmark run should pass a small number
@@ -252,6 +263,7 @@ class Simulator {
   readonly #keepAliveIntervalMs: number;
   readonly #keepRequests: number;
   readonly #concurrencyLimit: number;
+  readonly #tokenWindow: TokenWindow | undefined;
   /** The most exchanges in {@link #active} at once. */
   peak = 0;
 
@@ -276,6 +288,10 @@ class Simulator {
     this.#concurrencyLimit = options.concurrencyLimit ?? Number.POSITIVE_INFINITY;
     if (!(this.#concurrencyLimit >= 1))
       throw new RangeError(`concurrencyLimit must be ≥ 1, got ${options.concurrencyLimit}`);
+    this.#tokenWindow =
+      options.tokensPerMinute === undefined || options.tokensPerMinute === Number.POSITIVE_INFINITY
+        ? undefined
+        : new TokenWindow(options.tokensPerMinute, options.tokenWindowMs);
     this.faults.push(...(options.faults ?? []));
   }
 
@@ -386,6 +402,17 @@ class Simulator {
       return;
     }
     const answer = this.#complete(request.request, key ?? "");
+    const window = this.#tokenWindow;
+    if (window !== undefined) {
+      const now = performance.now();
+      const waitMs = window.admit(answer.promptTokens, now);
+      if (waitMs > 0) {
+        exchange.res.setHeader("retry-after", String(Math.ceil(waitMs / 1000)));
+        this.#json(exchange, 429, dialect.errorBody(429));
+        return;
+      }
+      window.record(answer.promptTokens + answer.generation.tokens.length, now);
+    }
     if (request.request.stream) {
       await this.#stream(exchange, answer, cut, streamError);
     } else if (streamError !== undefined) {

@@ -45,6 +45,7 @@ describe("parseCliArgs", () => {
       ["--connect-delay-ms", "150", "--concurrency-limit", "4"],
       { kind: "run", options: { connectDelayMs: 150, concurrencyLimit: 4 } },
     ],
+    [["--tpm-limit", "90000"], { kind: "run", options: { tokensPerMinute: 90_000 } }],
     [["-h"], { kind: "help" }],
     [["--version"], { kind: "version" }],
     [["-v", "--port", "1"], { kind: "version" }],
@@ -65,6 +66,8 @@ describe("parseCliArgs", () => {
       '--connect-delay-ms expects a whole number up to 2147483647, got "soon"',
     ],
     [["--concurrency-limit", "0"], "--concurrency-limit must be at least 1"],
+    [["--tpm-limit", "0"], "--tpm-limit must be at least 1"],
+    [["--tpm-limit", "1e5"], '--tpm-limit expects a whole number, got "1e5"'],
     [["--fail", "boom"], 'invalid fault "boom"'],
     [
       ["--dialect", "gpt"],
