@@ -25,7 +25,7 @@ function run(): void {
   // between full collections and give memory back when idle. The completions of a session promote a little garbage
   // each to the old generation (a 1 MB young generation, see build.mjs), and with the default heuristics the heap
   // grew from 20 to 50 MB before a full collection, the resident memory with it, about 4 MB per 1,000 completions;
-  // with these it stays within 16–27 MB (the bench's memory section), for about 0.1–0.2 ms more CPU time per
+  // with these it stays within 16–28 MB (the bench's memory section), for about 0.2 ms more CPU time per
   // completion. Set here rather than in the shebang so that every way of starting the server gets it
   // (`node dist/infill-lsp.js`, the Neovim plugin, npm's Windows shims); the flag is read by the heap's controller at
   // each collection, so setting it before any work is as good as at start.
