@@ -84,7 +84,7 @@ await build({
 // A language server lives for hours next to an editor: a 1 MB young generation keeps its resident memory about
 // 20 MB lower than Node's default, which lets garbage pile up between scavenges. It costs about 20 ms of start-up
 // (more scavenges while the modules load). Editors that run `node dist/infill-lsp.js` skip the flag and only use
-// more memory.
+// more memory. (`--optimize-for-size` needs no shebang: the server sets it as it starts, see src/bin.ts.)
 writeFileSync(entry, `#!/usr/bin/env -S node --max-semi-space-size=1\n${readFileSync(entry, "utf8")}`);
 chmodSync(entry, 0o755);
 

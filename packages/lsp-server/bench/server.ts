@@ -21,6 +21,7 @@ import {
   simProcess,
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
+import { memoryBench } from "./memory.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
@@ -34,7 +35,7 @@ const cursorOf = (text: string): Position => {
   return { line: lines.length - 3, character: 2 };
 };
 
-async function overheadAndMemory() {
+async function overhead() {
   const sim = await simProcess();
   const server = await launch(sim, { debounceMs: 0, metrics: true });
   const inServer: number[] = [];
@@ -46,9 +47,6 @@ async function overheadAndMemory() {
   const doc = await Doc.open(server, "file:///overhead.ts", sample);
   let at = cursorOf(sample);
   const lsp: number[] = [];
-  const rssOf = (pid: number) =>
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
-  const rssAtStart = rssOf(server.pid);
   const N = Number(process.env.BENCH_COMPLETIONS ?? 300);
   // CPU is counted after the first completions, which also load the HTTP client's code.
   const WARMUP = 20;
@@ -70,10 +68,6 @@ async function overheadAndMemory() {
     await unknown.inline({ line: 0, character: 0 });
     floor.push(performance.now() - t);
   }
-  const rss = rssOf(server.pid);
-  console.log(
-    `  server RSS: ${rssAtStart.toFixed(1)} MB after initialize, ${rss.toFixed(1)} MB after ${N} completions`,
-  );
   await server.close();
   // The very same requests, sent straight from this process to a fresh sim (the first one has them cached).
   const bodies = await sim.bodies();
@@ -113,7 +107,6 @@ async function overheadAndMemory() {
   const tail = p99(lsp) - p99(direct);
   report("server overhead per completion (p50)", ms(overhead), "< 0.5 ms", overhead < 0.5);
   report("server overhead per completion (p99)", ms(tail), "< 5 ms", tail < 5);
-  report(`server RSS after ${N} completions`, `${rss.toFixed(1)} MB`, "< 80 MB", rss < 80);
 }
 
 function editCost() {
@@ -259,8 +252,10 @@ async function cacheHits() {
 
 console.log("infill-lsp benchmark (Node", process.version, ")");
 const sim = await startSim();
-console.log("overhead and memory:");
-await overheadAndMemory();
+console.log("overhead:");
+await overhead();
+console.log("memory:");
+await memoryBench();
 console.log("document sync:");
 editCost();
 console.log("following suggestions (accept inference, retention):");

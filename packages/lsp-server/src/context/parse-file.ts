@@ -1,5 +1,6 @@
 import type { OpenDocument } from "../documents/documents.js";
 import { linesOf } from "./document-lines.js";
+import { openDocumentTooLarge } from "./file-policy.js";
 import { supportFor } from "./lang/index.js";
 import { familyOf } from "./languages.js";
 import type { LanguageSupport, ParsedModule } from "./types.js";
@@ -25,11 +26,11 @@ export function parseFile(path: string, text: string): ParsedModule | undefined 
 
 /**
  * Parse an open document (the whole buffer): incrementally from its previous version's tree where the language
- * keeps one; undefined for a document of no known family.
+ * keeps one; undefined for a document of no known family, or too large to be context.
  */
 export function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule | undefined {
   const support = supportOf(doc);
-  if (!support) return undefined;
+  if (!support || openDocumentTooLarge(doc.buffer.length)) return undefined;
   const text = linesOf(doc, 0, doc.buffer.lineCount);
   return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
 }

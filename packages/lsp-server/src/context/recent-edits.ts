@@ -90,6 +90,11 @@ export class RecentEdits {
 
   /** The document was opened again: its live text is used instead of old snapshots. */
   reopened(uri: string): void {
+    this.forget(uri);
+  }
+
+  /** Forget every region of a document (one closed that may not be used as context keeps none). */
+  forget(uri: string): void {
     for (let i = this.#regions.length - 1; i >= 0; i--)
       if (this.#regions[i]!.uri === uri) this.#regions.splice(i, 1);
   }

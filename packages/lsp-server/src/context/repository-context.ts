@@ -10,6 +10,7 @@ import { BlockChooser } from "./block-chooser.js";
 import { CurrentImports } from "./current-imports.js";
 import { DeclarationMemo } from "./declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
+import { openDocumentTooLarge } from "./file-policy.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { OpenModules } from "./open-modules.js";
 import { parseFile, supportOf, supportOfPath } from "./parse-file.js";
@@ -230,7 +231,8 @@ export class RepositoryContext {
 
   /** A document was closed: keep its recently edited regions' text, forget the rest. */
   didClose(uri: string, doc: OpenDocument | undefined): void {
-    if (doc)
+    if (doc && openDocumentTooLarge(doc.buffer.length)) this.#recent.forget(uri);
+    else if (doc)
       this.#recent.snapshot(uri, (line) =>
         line < doc.buffer.lineCount ? doc.buffer.lineAt(line) : undefined,
       );

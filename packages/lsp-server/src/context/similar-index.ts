@@ -3,6 +3,7 @@ import type { OpenDocument } from "../documents/documents.js";
 import { uriToPath, type Workspace } from "../workspace/workspace.js";
 import type { ContextSnippet } from "./block.js";
 import { type DocumentSource, linesOf, trimBlankLines } from "./document-lines.js";
+import { openDocumentTooLarge } from "./file-policy.js";
 import { familyOf } from "./languages.js";
 import type { RecentEdits } from "./recent-edits.js";
 import {
@@ -56,7 +57,9 @@ export class SimilarIndex {
       this.#timers.delete(uri);
       const doc = this.options.documents.get(uri);
       if (!doc) return;
-      if (this.#indexes.get(uri)?.version !== doc.version) this.#rebuild(doc);
+      // Too large to be context (grown past the limit, maybe): what was indexed of it goes.
+      if (openDocumentTooLarge(doc.buffer.length)) this.#indexes.delete(uri);
+      else if (this.#indexes.get(uri)?.version !== doc.version) this.#rebuild(doc);
       this.options.indexed?.(doc);
     };
     // vscode-jsonrpc reads one message per `setImmediate`: one queued now runs before the next message.

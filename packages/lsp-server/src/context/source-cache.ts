@@ -20,12 +20,25 @@ export interface SourceCacheOptions<T> {
   revalidateMs?: number;
   /** Files kept at most. Default 4000. */
   maxEntries?: number;
-  /** Bytes of source kept at most (the parses are proportional). Default 64 MiB. */
+  /**
+   * Memory kept at most, in bytes, estimated as each file's size times `memoryPerByte` (a file that may not be read
+   * counts as 100 bytes: only its record is kept). Default 64 MiB.
+   */
   maxBytes?: number;
+  /**
+   * Memory an entry holds per byte of its file: its text and what `parse` keeps beside it. Default 4, the
+   * repository context's parse (text, line index and outline), as the bench's memory section measures it.
+   */
+  memoryPerByte?: number;
   /** Told when a cached file turned out to have changed or gone on disk. */
   onChange?: (path: string) => void;
   now?: () => number;
 }
+
+/** See {@link SourceCacheOptions.memoryPerByte}. */
+export const MEMORY_PER_SOURCE_BYTE = 4;
+/** What the record of a file that may not be read costs (its path and version). */
+const UNREAD_ENTRY_BYTES = 100;
 
 interface Entry<T> {
   /** Identity of the version read: modification time and size; 0/-1 for a file that cannot be read. */
@@ -54,10 +67,14 @@ export class SourceCache<T> {
   constructor(private readonly options: SourceCacheOptions<T>) {
     this.#now = options.now ?? Date.now;
     this.#revalidateMs = options.revalidateMs ?? 2000;
+    const memoryPerByte = options.memoryPerByte ?? MEMORY_PER_SOURCE_BYTE;
     this.#entries = new LRUCache({
       max: options.maxEntries ?? 4000,
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) => Math.max(1, entry.size),
+      // What the entry holds, not the file's size: about 4 bytes per byte of source with its parse; and a file that
+      // may not be read (a 5 MB log, a binary) holds nothing, and must not push out files that are held.
+      sizeCalculation: (entry) =>
+        entry.value === undefined ? UNREAD_ENTRY_BYTES : Math.ceil(Math.max(1, entry.size) * memoryPerByte),
     });
     this.#dirs = new LRUCache({ max: 1000 });
   }

@@ -81,6 +81,7 @@ export class TextBuffer {
   /** `#starts[c]` = number of the first line in `#chunks[c]`. */
   #starts: number[] = [];
   #lineCount = 0;
+  #length = 0;
   readonly #chunkLines: number;
 
   /**
@@ -90,6 +91,11 @@ export class TextBuffer {
   constructor(text: string, options: TextBufferOptions = {}) {
     this.#chunkLines = Math.max(1, Math.floor(options.chunkLines ?? 512));
     this.setText(text);
+  }
+
+  /** Length of the whole text in UTF-16 code units, terminators included (kept up to date, not counted). */
+  get length(): number {
+    return this.#length;
   }
 
   /** Number of lines (at least 1; a trailing line break starts an empty last line). */
@@ -128,6 +134,7 @@ export class TextBuffer {
     this.#starts = [];
     this.#insertChunks(0, lines, 0);
     this.#lineCount = lines.length;
+    this.#length = text.length;
   }
 
   /**
@@ -233,12 +240,17 @@ export class TextBuffer {
 
   #setRaw(line: number, raw: string): void {
     const c = this.#chunkOf(line);
-    this.#chunks[c]![line - this.#starts[c]!] = raw;
+    const chunk = this.#chunks[c]!;
+    const at = line - this.#starts[c]!;
+    this.#length += raw.length - chunk[at]!.length;
+    chunk[at] = raw;
   }
 
   /** Replaces lines `[from, to)` with `replacement` (never empty: a document always has a line). */
   #replaceLines(from: number, to: number, replacement: string[]): void {
     const delta = replacement.length - (to - from);
+    for (const raw of replacement) this.#length += raw.length;
+    for (let line = from; line < to; line++) this.#length -= this.#raw(line).length;
     const first = this.#chunkOf(from);
     const last = this.#chunkOf(to - 1);
     const firstChunk = this.#chunks[first]!;

@@ -7,6 +7,7 @@ import {
 } from "vscode-languageserver/node";
 
 const HEADER_END = Buffer.from("\r\n\r\n", "ascii");
+const EMPTY = Buffer.alloc(0);
 /** A length header anywhere in a header block: stray bytes before it (a frame cut short) do not hide it. */
 const CONTENT_LENGTH = /content-length[ \t]*:([^\r\n]*)/gi;
 const CHARSET = /charset\s*=\s*"?([^";\s]+)/i;
@@ -21,7 +22,14 @@ const CHARSET = /charset\s*=\s*"?([^";\s]+)/i;
  * without the promise hops of vscode-jsonrpc's decoders.
  */
 export class FramedMessageReader extends AbstractMessageReader implements MessageReader {
-  #buffer: Buffer = Buffer.alloc(0);
+  /** The bytes read and not consumed yet, from the start of a header block or of the body being read. */
+  #buffer: Buffer = EMPTY;
+  /**
+   * Chunks that arrived after `#buffer` while a body is incomplete, joined to it once it is: a 5 MB `didOpen`
+   * comes in 64 KB chunks, and joining each on arrival copied about 200 MB (the sum of the growing prefixes).
+   */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
   /** The length of the body being read, or -1 while reading a header block. */
   #length = -1;
   /** The body being read is in a charset other than UTF-8: skip it whole, so the next message starts right. */
@@ -51,13 +59,23 @@ export class FramedMessageReader extends AbstractMessageReader implements Messag
   }
 
   #onData(data: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? data : Buffer.concat([this.#buffer, data]);
+    if (this.#length !== -1 && this.#buffer.length + this.#pendingBytes + data.length < this.#length) {
+      this.#pending.push(data);
+      this.#pendingBytes += data.length;
+      return;
+    }
+    this.#buffer =
+      this.#buffer.length === 0 && this.#pendingBytes === 0
+        ? data
+        : Buffer.concat([this.#buffer, ...this.#pending, data]);
+    this.#pending = [];
+    this.#pendingBytes = 0;
     for (;;) {
       if (this.#length === -1) {
         const end = this.#buffer.indexOf(HEADER_END);
         if (end === -1) return;
         const header = this.#buffer.subarray(0, end).toString("latin1");
-        this.#buffer = this.#buffer.subarray(end + HEADER_END.length);
+        this.#buffer = this.#rest(end + HEADER_END.length);
         const problem = this.#readHeader(header);
         if (problem) {
           this.fireError(new Error(`dropped a message: ${problem}`));
@@ -66,10 +84,18 @@ export class FramedMessageReader extends AbstractMessageReader implements Messag
       }
       if (this.#buffer.length < this.#length) return;
       const body = this.#buffer.subarray(0, this.#length);
-      this.#buffer = this.#buffer.subarray(this.#length);
+      this.#buffer = this.#rest(this.#length);
       this.#length = -1;
       this.#deliver(body);
     }
+  }
+
+  /**
+   * The buffer from `offset` on. A view keeps its whole parent alive (a 5 MB message until the next one comes),
+   * so nothing left is the empty buffer, not a view.
+   */
+  #rest(offset: number): Buffer {
+    return offset >= this.#buffer.length ? EMPTY : this.#buffer.subarray(offset);
   }
 
   /** Takes the body length from a header block; returns what is wrong with it instead, if anything. */

@@ -104,6 +104,12 @@ export const StatusSchema = z.object({
     /** When this server started (ISO 8601). */
     startedAt: z.string(),
     uptimeMs: z.number(),
+    /**
+     * The process's memory now, in bytes (`process.memoryUsage()`): `rss` resident, `heapUsed` of `heapTotal` the
+     * V8 heap (garbage not collected yet included), `external` memory outside it that JavaScript objects hold
+     * (Buffers among it). Absent from servers older than this field.
+     */
+    memory: z.optional(z.object({ rss: count, heapUsed: count, heapTotal: count, external: count })),
   }),
   /** The provider and model of the current settings. */
   provider: z.string(),

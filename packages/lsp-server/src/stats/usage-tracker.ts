@@ -248,6 +248,7 @@ export class UsageTracker {
         pid: process.pid,
         startedAt: this.#startedAt.toISOString(),
         uptimeMs: now.getTime() - this.#startedAt.getTime(),
+        memory: memoryNow(),
       },
       provider: settings.provider,
       model: settings.model,
@@ -397,4 +398,10 @@ function parseAccepted(args: unknown): AcceptedArguments | string {
     return "chars: expected how many characters of the suggestion were taken (a number ≥ 0)";
   }
   return { id, chars: Math.floor(chars) };
+}
+
+/** The process's memory for `infill.status`, in bytes. */
+function memoryNow(): { rss: number; heapUsed: number; heapTotal: number; external: number } {
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external };
 }

@@ -18,7 +18,12 @@ const write = (rel: string, text: string | Uint8Array, base = root) => {
 
 function cacheFor(
   exclude: string[] = [],
-  options: { now?: () => number; onChange?: (p: string) => void } = {},
+  options: {
+    now?: () => number;
+    onChange?: (p: string) => void;
+    maxBytes?: number;
+    memoryPerByte?: number;
+  } = {},
 ) {
   const workspace = new Workspace();
   workspace.set([{ uri: pathToUri(root) }]);
@@ -184,6 +189,20 @@ describe("SourceCache: caching", () => {
     expect(cache.peek(path)).toEqual({ value: undefined });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(changed).toEqual([]);
+  });
+
+  it("bounds the memory its entries hold, a file it may not read counting only its record", async () => {
+    const paths = ["a", "b", "c", "d"].map((name) => write(`src/${name}.ts`, "x".repeat(1000)));
+    const big = write("logs/huge.ts", "y".repeat(2 * 1024 * 1024));
+    // Room for two parses of 1000-byte files at 3.5 bytes of memory per byte, not for three.
+    const { cache, reads } = cacheFor([], { maxBytes: 7500, memoryPerByte: 3.5 });
+    for (const path of paths) await cache.load(path);
+    expect(paths.map((path) => cache.peek(path) !== undefined)).toEqual([false, false, true, true]);
+    // Over 1 MiB: not read, remembered, and the files held stay.
+    expect(await cache.load(big)).toBeUndefined();
+    expect(cache.peek(big)).toEqual({ value: undefined });
+    expect(paths.map((path) => cache.peek(path) !== undefined)).toEqual([false, false, true, true]);
+    expect(reads()).toBe(4);
   });
 
   it("lists a directory's regular files, and forgets an invalidated file", async () => {

@@ -141,6 +141,7 @@ describe("TextBuffer.applyChange", () => {
     const buffer = new TextBuffer(text);
     buffer.applyChange(change);
     expect(buffer.getText()).toBe(want);
+    expect(buffer.length).toBe(want.length);
     expect(buffer.lineCount).toBe(new NaiveDocument(want).lines().length);
   });
 
@@ -157,6 +158,7 @@ describe("TextBuffer.applyChange", () => {
     expect(buffer.lineCount).toBe(200_002);
     expect(buffer.lineAt(200_001)).toBe("end");
     expect(buffer.getText()).toBe(`start${paste}\nend`);
+    expect(buffer.length).toBe(`start${paste}\nend`.length);
   });
 });
 
@@ -235,6 +237,7 @@ describe("TextBuffer against a naive string model", () => {
               model.replace(step.start, step.end, step.text);
             }
             expect(buffer.getText()).toBe(model.text);
+            expect(buffer.length).toBe(model.text.length);
           }
           const lines = model.lines();
           expect(buffer.lineCount).toBe(lines.length);

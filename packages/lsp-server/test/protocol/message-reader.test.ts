@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FramedMessageReader } from "../../src/protocol/message-reader.js";
 
 const frame = (body: string, headers = "") =>
@@ -52,6 +52,26 @@ describe("FramedMessageReader", () => {
     // 1 is cut, and its length swallows the start of 2's header; 2's body then hides 3's header, which is found.
     expect(messages).toEqual([3]);
     expect(errors).toHaveLength(2);
+  });
+
+  it("joins a body that comes in many chunks once, not once per chunk", () => {
+    // A 5 MB didOpen comes in 64 KB chunks; joined on every arrival, it copied the sum of the growing prefixes.
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "m",
+      params: { text: "x".repeat(1 << 20) },
+    });
+    const concat = vi.spyOn(Buffer, "concat");
+    try {
+      const { messages, errors } = read(frame(body) + frame(message(8)), 1024);
+      expect(messages).toEqual([7, 8]);
+      expect(errors).toEqual([]);
+      const copied = concat.mock.results.reduce((sum, result) => sum + (result.value as Buffer).length, 0);
+      expect(copied).toBeLessThan(2 * body.length);
+    } finally {
+      concat.mockRestore();
+    }
   });
 
   it("goes on after a message the connection throws on", () => {

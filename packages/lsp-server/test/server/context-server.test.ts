@@ -336,6 +336,40 @@ export function use(total: number) {
   });
 });
 
+describe("an open document over the size limit", () => {
+  // The size limit of files on disk (1 MiB) holds for open documents too: a huge buffer's index and parse would take
+  // several times its size, kept while it is open.
+  const SHIPPING = "  return order.weight * zone.ratePerKilo + zone.baseFee;";
+  const tab = (fillerLines: number) => {
+    const lines = Array.from({ length: fillerLines }, (_, i) => `export const filler${i} = ${i};`);
+    lines.splice(12, 0, "export function shippingCost(order: Order, zone: Zone): number {", SHIPPING, "}");
+    return lines.join("\n");
+  };
+  const QUOTE = `export function quote(order: Order, zone: Zone) {\n  const fee = order.weight * zone.${CURSOR}\n}\n`;
+
+  it.each([
+    ["is context under it", 30, true],
+    ["is no context over it", 40_000, false],
+  ])("%s, open and once closed", async (_, fillerLines, used) => {
+    const text = tab(fillerLines);
+    expect(text.length > 1024 * 1024).toBe(!used);
+    const s = await workspaceSession();
+    const other = uri("src/shipping.ts");
+    await s.open(other, text);
+    const file = uri("src/quote.ts");
+    const at = await s.open(file, QUOTE);
+    await s.inline(file, at);
+    expect(lastPrompt(s).includes(SHIPPING)).toBe(used);
+
+    // Edited, then closed: the region edited last is kept as similar code, unless the document was too large.
+    await s.type(other, { line: 13, character: 0 }, "  // cheapest first\n");
+    await s.client.sendNotification("textDocument/didClose", { textDocument: { uri: other } });
+    await s.type(file, at, " ");
+    await s.inline(file, { line: at.line, character: at.character + 1 });
+    expect(lastPrompt(s).includes("// cheapest first")).toBe(used);
+  });
+});
+
 describe("cache stability", () => {
   // The imports sit more than 40 lines above the cursor: their names are not "used near the cursor" until typed.
   const filler = Array.from({ length: 45 }, (_, i) => `export const row${i} = ${i};`).join("\n");

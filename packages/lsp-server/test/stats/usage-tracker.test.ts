@@ -214,6 +214,10 @@ describe("UsageTracker: counting", () => {
       currency: "USD",
       log: { enabled: true, file: join(dir, "usage", "2026-11.jsonl"), error: null },
     });
+    // The process's memory, for a user to tell a server that grows (bytes, from process.memoryUsage()).
+    const memory = status.server.memory!;
+    for (const bytes of Object.values(memory)) expect(Number.isSafeInteger(bytes) && bytes > 0).toBe(true);
+    expect(memory.heapUsed).toBeLessThanOrEqual(memory.heapTotal);
   });
 
   it("refuses malformed infill.accepted arguments naming the field, and ignores an unknown id", () => {
