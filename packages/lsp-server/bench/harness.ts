@@ -160,6 +160,14 @@ export class Doc {
     });
     return new Doc(server, uri);
   }
+  /** Replace the text between two positions. */
+  async replace(start: Position, end: Position, text: string): Promise<void> {
+    this.version++;
+    await this.server.rpc.sendNotification("textDocument/didChange", {
+      textDocument: { uri: this.uri, version: this.version },
+      contentChanges: [{ range: { start, end }, text }],
+    });
+  }
   async insert(at: Position, text: string): Promise<Position> {
     this.version++;
     await this.server.rpc.sendNotification("textDocument/didChange", {

@@ -1,7 +1,9 @@
 import type { Position } from "vscode-languageserver";
-import { MAX_FILE_BYTES } from "../context/file-policy.js";
+import { wholeText } from "../context/document-lines.js";
+import { openDocumentTooLarge } from "../context/file-policy.js";
 import { SYNTAX_SUPPORTS } from "../context/lang/index.js";
 import { familyOf } from "../context/languages.js";
+import { replacementEdit } from "../context/syntax/open-trees.js";
 import { documentTree, variantTree } from "../context/syntax/support.js";
 import { countErrors } from "../context/syntax/tree-checks.js";
 import type { OpenDocument } from "../documents/documents.js";
@@ -11,50 +13,69 @@ import type { SyntaxDocument } from "./syntax-ending.js";
 const SYNTAX_FAMILIES: ReadonlySet<string> = new Set(Object.keys(SYNTAX_SUPPORTS));
 
 /**
- * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its text is taken now, when the
- * request is made (what the suggestion is for, whatever is typed meanwhile), and parsed only when first asked, at
- * the answer: the document's tree, kept with the document and re-parsed incrementally, and each variant re-parsed
- * incrementally from it. Undefined for a language without a grammar. The function gives undefined while the grammar
- * is not loaded (asking starts its load: a later request has it, this one never waits) or when the text cannot be
- * parsed; never throws.
+ * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its text as it is when the request
+ * is made (a snapshot of its lines, whatever is typed meanwhile), the document's tree (kept with the document,
+ * re-parsed incrementally), each variant re-parsed from it with the edit the suggestion is. Made on the next turn of
+ * the event loop, while the upstream request is in flight, so that the answer finds it ready. Undefined for a
+ * language without a grammar; the function gives undefined while the grammar is not loaded (asking starts its load:
+ * a later request has it, this one never waits) or when the text cannot be parsed; never throws.
  */
 export function documentSyntax(
   doc: OpenDocument,
   here: Position,
 ): (() => SyntaxDocument | undefined) | undefined {
   const family = familyOf(doc.languageId, doc.uri);
-  if (!family || !SYNTAX_FAMILIES.has(family)) return undefined;
-  // The text as the repository context parses an open document (lines joined with "\n"), so that the kept tree is
-  // the same one.
-  const lines: string[] = [];
-  let offset = 0;
-  let length = 0;
-  for (let line = 0; line < doc.buffer.lineCount; line++) {
-    const text = doc.buffer.lineAt(line);
-    if (line < here.line) offset += text.length + 1;
-    else if (line === here.line) offset += Math.min(here.character, text.length);
-    lines.push(text);
-    // A text this long is not parsed (the bound of the kept trees): not worth copying either.
-    length += text.length + 1;
-    if (length > MAX_FILE_BYTES) return undefined;
-  }
-  const text = lines.join("\n");
+  // A text this long is not parsed (the bound of the kept trees).
+  if (!family || !SYNTAX_FAMILIES.has(family) || openDocumentTooLarge(doc.buffer.length)) return undefined;
+  const snapshot = doc.buffer.snapshot();
   const uri = doc.uri;
   let made: SyntaxDocument | undefined;
-  return () => {
+  const syntax = (): SyntaxDocument | undefined => {
     if (made) return made;
     try {
+      // Unchanged since: the text the repository context parses (joined once per revision).
+      const text = snapshot.revision === doc.buffer.revision ? wholeText(doc) : snapshot.text();
       const tree = documentTree(family, uri, text);
       if (!tree) return undefined;
+      const { offset, point } = placeOf(text, here);
       made = {
         before: text.slice(0, offset),
         after: text.slice(offset),
         errors: countErrors(tree.rootNode),
-        parse: (variant) => variantTree(family, uri, variant),
+        parse: (variant, change) =>
+          variantTree(
+            family,
+            uri,
+            variant,
+            change?.start === offset
+              ? { base: text, edit: replacementEdit(offset, point, change.removed, change.inserted) }
+              : undefined,
+          ),
       };
       return made;
     } catch {
       return undefined;
     }
   };
+  setImmediate(syntax);
+  return syntax;
+}
+
+/**
+ * The offset of a position in a text whose lines are joined with `\n`, and its point (row, column): a position past
+ * its line's end is at that end, one past the last line at the text's end.
+ */
+function placeOf(text: string, at: Position): { offset: number; point: { row: number; column: number } } {
+  let start = 0;
+  let row = 0;
+  for (; row < at.line; row++) {
+    const end = text.indexOf("\n", start);
+    if (end === -1) break;
+    start = end + 1;
+  }
+  const end = text.indexOf("\n", start);
+  // Out of lines before `at.line`: `start` is the last line's, and the place is the text's end.
+  const lineEnd = end === -1 ? text.length : end;
+  const offset = row < at.line ? text.length : Math.min(start + at.character, lineEnd);
+  return { offset, point: { row, column: offset - start } };
 }

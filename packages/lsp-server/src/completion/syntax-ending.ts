@@ -21,8 +21,19 @@ export interface SyntaxDocument {
   readonly after: string;
   /** Parse errors in the document as it is (`before + after`), as `countErrors` counts them. */
   readonly errors: number;
-  /** The tree of `text` (the document with a suggestion in it); undefined when it cannot be parsed. The caller deletes it. */
-  parse(text: string): Tree | undefined;
+  /**
+   * The tree of `text` (the document with a suggestion in it); undefined when it cannot be parsed. The caller deletes
+   * it. `change` says what `text` is (`removed` at offset `start` of `before + after` replaced by `inserted`), so
+   * that the edit need not be found by comparing the texts.
+   */
+  parse(text: string, change?: Insertion): Tree | undefined;
+}
+
+/** A document's text with `removed` (the text at `start`) replaced by `inserted`. */
+export interface Insertion {
+  readonly start: number;
+  readonly removed: string;
+  readonly inserted: string;
 }
 
 /** How {@link syntaxEnding} cuts. */
@@ -74,7 +85,11 @@ export function syntaxEnding(
     const fitted = fit(raw);
     if (!fitted || parses <= 0) return undefined;
     parses--;
-    const tree = doc.parse(doc.before + fitted.text + doc.after.slice(fitted.replaceEnd));
+    const tree = doc.parse(doc.before + fitted.text + doc.after.slice(fitted.replaceEnd), {
+      start: cursor,
+      removed: doc.after.slice(0, fitted.replaceEnd),
+      inserted: fitted.text,
+    });
     if (!tree) return undefined;
     try {
       return read(tree.rootNode, fitted);
@@ -167,7 +182,11 @@ function tokenEnds(line: string): number[] {
  */
 export function blockEndLine(settled: string, doc: SyntaxDocument): number | undefined {
   try {
-    const tree = doc.parse(doc.before + settled + doc.after);
+    const tree = doc.parse(doc.before + settled + doc.after, {
+      start: doc.before.length,
+      removed: "",
+      inserted: settled,
+    });
     if (!tree) return undefined;
     try {
       return closingLine(tree.rootNode, doc.before.length, settled);
@@ -235,11 +254,25 @@ export function acceptedDocument(doc: SyntaxDocument, shown: FittedCompletion): 
   try {
     const before = doc.before + shown.text;
     const after = doc.after.slice(shown.replaceEnd);
-    const tree = doc.parse(before + after);
+    const accepted: Insertion = {
+      start: doc.before.length,
+      removed: doc.after.slice(0, shown.replaceEnd),
+      inserted: shown.text,
+    };
+    const tree = doc.parse(before + after, accepted);
     if (!tree) return undefined;
     const errors = countErrors(tree.rootNode);
     tree.delete();
-    return { before, after, errors, parse: (text) => doc.parse(text) };
+    // A change of this document at its cursor is one of the original at the original's cursor.
+    const inOriginal = (change: Insertion | undefined): Insertion | undefined =>
+      change?.start === before.length
+        ? {
+            start: accepted.start,
+            removed: accepted.removed + change.removed,
+            inserted: accepted.inserted + change.inserted,
+          }
+        : undefined;
+    return { before, after, errors, parse: (text, change) => doc.parse(text, inOriginal(change)) };
   } catch {
     return undefined;
   }

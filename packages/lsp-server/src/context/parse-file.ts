@@ -1,5 +1,5 @@
 import type { OpenDocument } from "../documents/documents.js";
-import { linesOf } from "./document-lines.js";
+import { wholeText } from "./document-lines.js";
 import { openDocumentTooLarge } from "./file-policy.js";
 import { supportFor } from "./lang/index.js";
 import { familyOf } from "./languages.js";
@@ -31,6 +31,6 @@ export function parseFile(path: string, text: string): ParsedModule | undefined 
 export function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule | undefined {
   const support = supportOf(doc);
   if (!support || openDocumentTooLarge(doc.buffer.length)) return undefined;
-  const text = linesOf(doc, 0, doc.buffer.lineCount);
+  const text = wholeText(doc);
   return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
 }

@@ -44,4 +44,30 @@ describe("documentSyntax", () => {
     expect(made.before).toBe(f.prefix);
     expect(made.errors).toBeGreaterThan(0);
   });
+
+  it.each([
+    ["in a line", "int f(int x) {\n  return │;\n}\n", "x + 1", ""],
+    [
+      "with lines, replacing what follows on the line",
+      "int f(int x) {\n  │)\n}\n",
+      "if (x) {\n    return 1;\n  }",
+      ")",
+    ],
+    ["at the end of the text", "int f(int x) { return x; }\n│", "int g(void);\nint h(void);", ""],
+    ["after a non-ASCII line", "/* é😀 */\nint f(int x) {\n  │\n}\n", "return x; /* ü */", ""],
+  ])(
+    "parses a suggestion %s with the edit it is, to the tree a fresh parse gives",
+    async (_, source, inserted, removed) => {
+      const grammar = (await loadGrammar("c"))!;
+      const { doc, here } = open(`file:///${source.length}.c`, "c", source);
+      const made = documentSyntax(doc, here)!()!;
+      const text = made.before + inserted + made.after.slice(removed.length);
+      const tree = made.parse(text, { start: made.before.length, removed, inserted })!;
+      const fresh = grammar.parser.parse(text)!;
+      expect(tree.rootNode.toString()).toBe(fresh.rootNode.toString());
+      expect(tree.rootNode.endIndex).toBe(fresh.rootNode.endIndex);
+      tree.delete();
+      fresh.delete();
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { c, cpp, SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { editBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
+import { editsBetween, OpenTrees } from "../../src/context/syntax/open-trees.js";
 import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
 import { variantTree } from "../../src/context/syntax/support.js";
 import { countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
@@ -60,13 +60,58 @@ describe("never throws", () => {
 
 describe("incremental re-parse of open documents", () => {
   it.each([
-    { before: "abc", after: "abXc", edit: [2, 2, 3] },
-    { before: "a\nbc\nd", after: "a\nd", edit: [2, 5, 2] },
-    { before: "same", after: "same", edit: undefined },
-    { before: "x😀y", after: "x😀zy", edit: [3, 3, 4] },
-  ])("$before → $after", ({ before, after, edit }) => {
-    const found = editBetween(before, after);
-    expect(found && [found.startIndex, found.oldEndIndex, found.newEndIndex]).toEqual(edit);
+    { before: "abc", after: "abXc", edits: [[2, 2, 3, "0:2", "0:2", "0:3"]] },
+    { before: "a\nbc\nd", after: "a\nd", edits: [[2, 5, 2, "1:0", "2:0", "1:0"]] },
+    { before: "same", after: "same", edits: [] },
+    { before: "x😀y", after: "x😀zy", edits: [[3, 3, 4, "0:3", "0:3", "0:4"]] },
+    // Two edits far apart: the last first, each in the text the one before it left.
+    {
+      before: `a\n${"same line\n".repeat(50)}b\n`,
+      after: `aX\n${"same line\n".repeat(50)}\nb\n`,
+      edits: [
+        [501, 501, 502, "50:9", "50:9", "51:0"],
+        [1, 1, 2, "0:1", "0:1", "0:2"],
+      ],
+    },
+  ])("$before → $after", ({ before, after, edits }) => {
+    const point = (p: { row: number; column: number }) => `${p.row}:${p.column}`;
+    expect(
+      editsBetween(before, after).map((e) => [
+        e.startIndex,
+        e.oldEndIndex,
+        e.newEndIndex,
+        point(e.startPosition),
+        point(e.oldEndPosition),
+        point(e.newEndPosition),
+      ]),
+    ).toEqual(edits);
+  });
+
+  it("parses to the tree a fresh parse gives, however many edits lie between two texts", async () => {
+    const grammar = (await loadGrammar("c"))!;
+    const trees = new OpenTrees();
+    const lines = Array.from({ length: 300 }, (_, i) => `int f${i}(int x) { return x * ${i}; }`);
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = ["", "\n", "{", "}", " y", "/* c */", "int g(void);", "\u00e9😀"];
+    for (let round = 0; round < 40; round++) {
+      // One to four edits anywhere between two parses (the cursor jumps, several places change).
+      for (let k = 1 + next(4); k > 0; k--) {
+        const at = next(lines.length);
+        const line = lines[at]!;
+        const column = next(line.length + 1);
+        lines[at] = line.slice(0, column) + pieces[next(pieces.length)]! + line.slice(column + next(3));
+      }
+      const text = lines.join("\n");
+      const incremental = trees.parse("a", text, grammar.parser)!;
+      const fresh = grammar.parser.parse(text)!;
+      expect(incremental.rootNode.toString()).toBe(fresh.rootNode.toString());
+      fresh.delete();
+    }
+    trees.forget("a");
   });
 
   it("gives the outline a fresh parse gives, edit after edit", () => {

@@ -162,6 +162,23 @@ describe("TextBuffer.applyChange", () => {
   });
 });
 
+describe("TextBuffer.snapshot", () => {
+  it("keeps the text as it was, lines joined with \\n, whatever is edited later; each change is a new revision", () => {
+    const buffer = new TextBuffer("a\r\nb\nc", { chunkLines: 2 });
+    const revision = buffer.revision;
+    const snapshot = buffer.snapshot();
+    buffer.applyChange({
+      range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } },
+      text: "B\n\n",
+    });
+    expect(buffer.revision).toBe(revision + 1);
+    buffer.setText("z");
+    expect(buffer.revision).toBe(revision + 2);
+    expect(snapshot.revision).toBe(revision);
+    expect(snapshot.text()).toBe("a\nb\nc");
+  });
+});
+
 describe("TextBuffer.clampPosition", () => {
   const buffer = new TextBuffer("ab\r\ncde\n");
   it.each([

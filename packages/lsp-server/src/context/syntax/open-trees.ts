@@ -1,41 +1,77 @@
+import diff from "fast-diff";
 import type { Edit, Parser, Tree } from "web-tree-sitter";
 
 /**
- * The one edit that turns `before` into `after`: their common prefix and suffix kept, the middle replaced. Offsets
- * and columns in UTF-16 code units, what web-tree-sitter counts in. Undefined when the texts are equal.
+ * The edits that turn `before` into `after`, last first (each one's offsets and points hold in the text the ones
+ * before it in the list left: apply them to a tree in this order). One per run of changed text, so that two edits far
+ * apart in a document (the cursor jumped) re-parse their two regions, not all that lies between: `fast-diff` finds
+ * them (common prefix and suffix, then the long common middle). Offsets and columns in UTF-16 code units, what
+ * web-tree-sitter counts in. Empty when the texts are equal.
  */
-export function editBetween(before: string, after: string): Edit | undefined {
-  if (before === after) return undefined;
-  const shorter = Math.min(before.length, after.length);
-  let start = 0;
-  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let suffix = 0;
-  while (
-    suffix < shorter - start &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix++;
-  const oldEnd = before.length - suffix;
-  const newEnd = after.length - suffix;
+export function editsBetween(before: string, after: string): Edit[] {
+  if (before === after) return [];
+  const edits: Edit[] = [];
+  // Where the walk is in `before`, and the row and column there.
+  let offset = 0;
+  let point = { row: 0, column: 0 };
+  let pending: { start: number; startPoint: Point; removed: string; inserted: string } | undefined;
+  const flush = () => {
+    if (!pending) return;
+    const { start, startPoint, removed, inserted } = pending;
+    edits.push(replacementEdit(start, startPoint, removed, inserted));
+    pending = undefined;
+  };
+  for (const [op, text] of diff(before, after)) {
+    if (op === diff.EQUAL) {
+      flush();
+      offset += text.length;
+      point = advance(point, text);
+      continue;
+    }
+    pending ??= { start: offset, startPoint: point, removed: "", inserted: "" };
+    if (op === diff.DELETE) {
+      pending.removed += text;
+      offset += text.length;
+      point = advance(point, text);
+    } else pending.inserted += text;
+  }
+  flush();
+  return edits.reverse();
+}
+
+/** An edit the caller knows, and the text it applies to. */
+export interface KnownEdit {
+  readonly base: string;
+  readonly edit: Edit;
+}
+
+interface Point {
+  row: number;
+  column: number;
+}
+
+/**
+ * The edit that replaces `removed` at `start` (an offset, at `point`) with `inserted`: what a suggestion inserted at
+ * the cursor is, without comparing two whole texts.
+ */
+export function replacementEdit(start: number, point: Point, removed: string, inserted: string): Edit {
   return {
     startIndex: start,
-    oldEndIndex: oldEnd,
-    newEndIndex: newEnd,
-    startPosition: pointAt(before, start),
-    oldEndPosition: pointAt(before, oldEnd),
-    newEndPosition: pointAt(after, newEnd),
+    oldEndIndex: start + removed.length,
+    newEndIndex: start + inserted.length,
+    startPosition: point,
+    oldEndPosition: advance(point, removed),
+    newEndPosition: advance(point, inserted),
   };
 }
 
-/** The row and column (UTF-16) of an offset. */
-function pointAt(text: string, offset: number): { row: number; column: number } {
-  let row = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    row++;
-    lineStart = i + 1;
-  }
-  return { row, column: offset - lineStart };
+/** The point after `text`, from `point`. */
+function advance(point: Point, text: string): Point {
+  const last = text.lastIndexOf("\n");
+  if (last === -1) return { row: point.row, column: point.column + text.length };
+  let rows = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) rows++;
+  return { row: point.row + rows, column: text.length - last - 1 };
 }
 
 /**
@@ -58,12 +94,12 @@ export class OpenTrees {
     this.#trees.delete(key);
     let tree: Tree | null = null;
     if (previous) {
-      const edit = editBetween(previous.text, text);
-      if (!edit) {
+      const edits = editsBetween(previous.text, text);
+      if (edits.length === 0) {
         this.#trees.set(key, previous);
         return previous.tree;
       }
-      previous.tree.edit(edit);
+      for (const edit of edits) previous.tree.edit(edit);
       tree = parser.parse(text, previous.tree);
       previous.tree.delete();
     } else tree = parser.parse(text);
@@ -78,12 +114,13 @@ export class OpenTrees {
    * the document's tree, which stays as it was: the caller owns the result and deletes it. From scratch when the
    * document has no tree.
    */
-  parseVariant(key: string, text: string, parser: Parser): Tree | undefined {
+  parseVariant(key: string, text: string, parser: Parser, change?: KnownEdit): Tree | undefined {
     const kept = this.#trees.get(key);
     if (!kept) return parser.parse(text) ?? undefined;
-    const edit = editBetween(kept.text, text);
     const copy = kept.tree.copy();
-    if (edit) copy.edit(edit);
+    // The caller's edit when it is of the kept text (the same string, most often the same object); else found.
+    const edits = change && change.base === kept.text ? [change.edit] : editsBetween(kept.text, text);
+    for (const edit of edits) copy.edit(edit);
     try {
       return parser.parse(text, copy) ?? undefined;
     } finally {

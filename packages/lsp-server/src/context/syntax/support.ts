@@ -2,7 +2,7 @@ import type { Tree } from "web-tree-sitter";
 import { MAX_FILE_BYTES } from "../file-policy.js";
 import type { Parsed } from "../lang/parse-result.js";
 import type { Family, LanguageSupport } from "../types.js";
-import { OpenTrees } from "./open-trees.js";
+import { type KnownEdit, OpenTrees } from "./open-trees.js";
 import { outlineFromMatches, type SyntaxRules } from "./outline.js";
 import { type GrammarName, grammarNow, type LoadedGrammar, loadGrammar } from "./runtime.js";
 
@@ -39,14 +39,15 @@ const variants = new Map<Family, { readonly grammar: GrammarName; readonly trees
  * The syntax tree of an open document's text with a change in it (a suggestion inserted), re-parsed incrementally
  * from the document's tree, which stays as it was: what syntax-aware endings ask before they count errors
  * (`countErrors`) or find the enclosing block (`enclosingBlock`). The caller deletes the tree. Undefined for a
- * family not parsed with tree-sitter, a grammar not loaded yet, or a text over 1 MiB.
+ * family not parsed with tree-sitter, a grammar not loaded yet, or a text over 1 MiB. `change`: the edit from the
+ * document's text, when the caller knows it.
  */
-export function variantTree(family: Family, key: string, text: string): Tree | undefined {
+export function variantTree(family: Family, key: string, text: string, change?: KnownEdit): Tree | undefined {
   const entry = variants.get(family);
   const grammar = entry && grammarNow(entry.grammar);
   if (!entry || !grammar || text.length > MAX_PARSE_CHARS) return undefined;
   try {
-    return entry.trees.parseVariant(key, text, grammar.parser);
+    return entry.trees.parseVariant(key, text, grammar.parser, change);
   } catch {
     return undefined;
   }
