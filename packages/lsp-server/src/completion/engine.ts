@@ -11,7 +11,8 @@ import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
 import { type AdoptionParts, adopt } from "./adoption.js";
 import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
 import { type Anchor, anchorAt } from "./anchor.js";
-import { type Answer, none, type RequestKind, type SuggestionSource, type Trigger } from "./answer.js";
+import { type Answer, none, type RequestKind, type Trigger } from "./answer.js";
+import { type AnswerWith, answering, servedAlternatives } from "./answering.js";
 import { documentSyntax } from "./document-syntax.js";
 import { FirstTokenClock } from "./first-token-clock.js";
 import { endStreak, hotStreak, type StreakSuggestion } from "./hot-streak.js";
@@ -21,7 +22,7 @@ import type { FittedCompletion } from "./postprocess.js";
 import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
 import { SharedStream, type StreamHooks } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
-import { type Served, SuggestionMemory } from "./suggestion-memory.js";
+import { SuggestionMemory } from "./suggestion-memory.js";
 import { acceptedDocument, type SyntaxDocument } from "./syntax-ending.js";
 import type { Suggestion } from "./type-through.js";
 
@@ -56,20 +57,6 @@ export interface EngineOptions {
    * than nine in ten recent first tokens, and the first to serve wins. Default true (the bench measures both).
    */
   hedge?: boolean;
-}
-
-/** Answers the request being run: from where, what, and (an upstream answer) its stream and alternatives. */
-type AnswerWith = (
-  source: SuggestionSource,
-  result: FittedCompletion,
-  suggestion: Suggestion,
-  stream?: SharedStream,
-  alternatives?: ReadonlyArray<FittedCompletion & { suggestion: Suggestion }>,
-) => void;
-
-/** The other candidates memory served, as an answer carries them. */
-function servedAlternatives(served: Served): Array<FittedCompletion & { suggestion: Suggestion }> {
-  return served.alternatives.map((a) => ({ ...a.result, suggestion: a.suggestion }));
 }
 
 /** The requests of one document: the one waiting of each kind, and its upstream request in flight. */
@@ -204,21 +191,7 @@ export class CompletionEngine {
   ): Promise<void> {
     const anchor = anchorAt(doc, here);
     let waited = 0;
-    const answer: AnswerWith = (source, result, suggestion, stream, alternatives) =>
-      slot.resolve({
-        kind: "suggestion",
-        text: result.text,
-        replaceEnd: result.replaceEnd,
-        position: here,
-        source,
-        latencyMs: performance.now() - started,
-        ...(stream?.settledMs !== undefined ? { upstreamMs: stream.settledMs } : {}),
-        ...(stream?.usage ? { usage: stream.usage } : {}),
-        ...(stream?.context ? { context: stream.context } : {}),
-        suggestion,
-        ...(source === "upstream" ? { debounceMs: waited } : {}),
-        ...(alternatives && alternatives.length > 0 ? { alternatives } : {}),
-      });
+    const answer = answering(slot, here, started, () => waited);
 
     const remembered = this.#memory.serve(doc, anchor);
     if (remembered)

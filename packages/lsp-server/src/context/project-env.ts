@@ -1,12 +1,7 @@
 import { basename, dirname, join, relative, sep } from "node:path";
-import { contains, type Workspace } from "../workspace/workspace.js";
-import { compileCommandsIncludeDirs, compileFlagsIncludeDirs } from "./resolve/c-family.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { buildEnv, type Group, groupOf } from "./build-env.js";
 import { type CargoManifest, parseCargoManifest } from "./resolve/cargo.js";
-import { gradleSourceRoots, mavenSourceRoots, sbtSourceRoots } from "./resolve/jvm.js";
-import { duneLibraryNames } from "./resolve/ocaml.js";
-import { composerPsr4 } from "./resolve/php.js";
-import { gemspecRequirePaths } from "./resolve/ruby.js";
-import { swiftPackageTargets } from "./resolve/swift.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
 import type { Family, ResolveEnv } from "./types.js";
 import {
@@ -44,28 +39,8 @@ const PROJECT_FILES = new Set([
   "dune-project",
 ]);
 
-/**
- * Which project files a family's resolution reads, so that a file of one language never pays for another's: the
- * groups share a cache entry per directory.
- */
-type Group = "base" | "c" | "jvm" | "php" | "ruby" | "swift" | "elixir" | "ocaml";
-const GROUP: Readonly<Partial<Record<Family, Group>>> = {
-  c: "c",
-  cpp: "c",
-  java: "jvm",
-  kotlin: "jvm",
-  scala: "jvm",
-  php: "php",
-  ruby: "ruby",
-  swift: "swift",
-  elixir: "elixir",
-  ocaml: "ocaml",
-};
-/** Where a build puts its compilation database when it is not linked to the root (read only if not ignored). */
-const COMPILE_DB_DIRS = ["", "build"] as const;
-/** Crates of a Cargo workspace read at most, and dune files looked for at most this deep under `dune-project`. */
+/** Crates of a Cargo workspace read at most. */
 const MAX_CRATES = 500;
-const MAX_DUNE_DEPTH = 4;
 /** `extends` chains longer than this are cut (they are cycles or mistakes). */
 const MAX_EXTENDS = 8;
 /** Bounds of finding a monorepo's packages: directories listed, `**` depth, packages kept. */
@@ -105,7 +80,7 @@ export class ProjectEnv {
    */
   for(file: string, family?: Family): Promise<ResolveEnv> {
     const dir = dirname(file);
-    const group = (family && GROUP[family]) ?? "base";
+    const group = groupOf(family);
     const key = `${group}\0${dir}`;
     let env = this.#byDir.get(key);
     if (!env) {
@@ -227,97 +202,19 @@ export class ProjectEnv {
     return out;
   }
 
-  /** The base environment completed with the project files of a family's build (see `ResolveEnv`). */
+  /** The base environment completed with the project files of a family's build (see `build-env.ts`). */
   async #extend(dir: string, group: Group, env: ResolveEnv): Promise<ResolveEnv> {
-    const root = env.root;
     const folder = this.workspace.folderOf(dir);
     const levels: string[] = [];
     for (let at = dir; ; at = dirname(at)) {
       levels.push(at);
-      if (at === root || !folder || dirname(at) === at) break;
+      if (at === env.root || !folder || dirname(at) === at) break;
     }
-    switch (group) {
-      case "c": {
-        for (const at of levels) {
-          for (const sub of COMPILE_DB_DIRS) {
-            const dbDir = join(at, sub);
-            const db = await this.#read(join(dbDir, "compile_commands.json"));
-            const flags = db === undefined ? await this.#read(join(dbDir, "compile_flags.txt")) : undefined;
-            const dirs =
-              db !== undefined
-                ? compileCommandsIncludeDirs(db, dbDir)
-                : flags !== undefined
-                  ? compileFlagsIncludeDirs(flags, dbDir)
-                  : undefined;
-            // Only folders of the workspace: a system include directory is never read.
-            if (dirs) return { ...env, includeDirs: dirs.filter((d) => contains(root, d)) };
-          }
-        }
-        return env;
-      }
-      case "jvm": {
-        const roots: string[] = [];
-        for (const at of levels) {
-          const pom = await this.#read(join(at, "pom.xml"));
-          if (pom !== undefined) roots.push(...mavenSourceRoots(pom, at));
-          for (const name of ["build.gradle.kts", "build.gradle"]) {
-            const gradle = await this.#read(join(at, name));
-            if (gradle !== undefined) roots.push(...gradleSourceRoots(gradle, at));
-          }
-          const sbt = await this.#read(join(at, "build.sbt"));
-          if (sbt !== undefined) roots.push(...sbtSourceRoots(sbt, at));
-        }
-        return roots.length > 0 ? { ...env, sourceRoots: [...new Set(roots)] } : env;
-      }
-      case "php": {
-        for (const at of levels) {
-          const composer = await this.#read(join(at, "composer.json"));
-          if (composer !== undefined) return { ...env, psr4: composerPsr4(composer, at) };
-        }
-        return env;
-      }
-      case "ruby": {
-        for (const at of levels) {
-          const names = (await this.listFiles(at)) ?? [];
-          const gemspec = names.find((name) => name.endsWith(".gemspec"));
-          const text = gemspec === undefined ? undefined : await this.#read(join(at, gemspec));
-          if (text !== undefined) return { ...env, rubyLoadPath: gemspecRequirePaths(text, at) };
-          if (names.includes("Gemfile")) return { ...env, rubyLoadPath: [join(at, "lib")] };
-        }
-        return env;
-      }
-      case "swift": {
-        for (const at of levels) {
-          const manifest = await this.#read(join(at, "Package.swift"));
-          if (manifest !== undefined) return { ...env, swiftTargets: swiftPackageTargets(manifest, at) };
-        }
-        return env;
-      }
-      case "elixir": {
-        for (const at of levels)
-          if ((await this.#read(join(at, "mix.exs"))) !== undefined) return { ...env, mixDir: at };
-        return env;
-      }
-      case "ocaml": {
-        for (const at of levels) {
-          if ((await this.#read(join(at, "dune-project"))) === undefined) continue;
-          const libraries = new Map<string, string>();
-          const visit = async (d: string, depth: number): Promise<void> => {
-            const dune = await this.#read(join(d, "dune"));
-            if (dune !== undefined)
-              for (const name of duneLibraryNames(dune)) if (!libraries.has(name)) libraries.set(name, d);
-            if (depth >= MAX_DUNE_DEPTH) return;
-            for (const name of await this.subdirectories(d))
-              if (name !== "_build") await visit(join(d, name), depth + 1);
-          };
-          await visit(at, 0);
-          return libraries.size > 0 ? { ...env, duneLibraries: libraries } : env;
-        }
-        return env;
-      }
-      default:
-        return env;
-    }
+    return buildEnv(group, levels, env, {
+      read: (path) => this.#read(path),
+      list: async (dir) => (await this.listFiles(dir)) ?? [],
+      subdirectories: (dir) => this.subdirectories(dir),
+    });
   }
 
   /** The package globs of a monorepo root: pnpm's, else npm's and Yarn's `workspaces`, else Lerna's; else none. */
