@@ -12,7 +12,8 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 
-export const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
+/** The server the bench runs: the built one, or another build (`BENCH_BIN`, e.g. an earlier commit's, to compare). */
+export const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
 export type Position = { line: number; character: number };
 type Row = { name: string; value: string; goal: string; ok: boolean | undefined };
 const rows: Row[] = [];
