@@ -107,10 +107,11 @@ export async function launch(
   capabilities: Record<string, unknown> = {},
   /** The server to run: the built one by default (another build's, to compare with). */
   bin: string = BIN,
+  /** Node flags to run it with (then its shebang's are not applied); default `BENCH_NODE_ARGS`, or none. */
+  nodeArgs: string[] | undefined = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean),
 ): Promise<Server> {
   const t0 = performance.now();
   // Run the file itself, as an editor does, so that the Node flags of its shebang apply.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean);
   const child = spawn(
     nodeArgs ? process.execPath : bin,
     nodeArgs ? [...nodeArgs, bin, "--stdio"] : ["--stdio"],

@@ -22,6 +22,7 @@ import {
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
 import { memoryBench } from "./memory.js";
+import { outcomesBench } from "./outcomes.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
 import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
@@ -260,6 +261,8 @@ console.log("document sync:");
 editCost();
 console.log("following suggestions (accept inference, retention):");
 usageBench();
+console.log("following taken suggestions, by how many are pending their retention checks:");
+await outcomesBench();
 console.log("typing:");
 await typing(sim);
 console.log("cold start:");

@@ -143,6 +143,15 @@ export const StatusSchema = z.object({
   contexts: z.array(z.object({ context: z.enum(["on", "holdout", "off"]), figures: FiguresSchema })),
   /** The retention horizons of the settings, in seconds (`usage.retentionChecks`). */
   retentionChecks: z.array(z.number()),
+  /**
+   * Where the retention checks stand: suggestions taken whose checks are still to come (`pending`, at most 2000),
+   * places followed through edits (`followed`), and the checks a bound on memory dropped, never made, with the
+   * characters they would have looked for (`unchecked`, `uncheckedChars`: the oldest suggestion's remaining checks go
+   * when a 2001st is taken). Absent from servers older than this field.
+   */
+  retentionQueue: z.optional(
+    z.object({ pending: count, followed: count, unchecked: count, uncheckedChars: count }),
+  ),
   /** The share of requests sent without repository context to measure its effect (`context.holdout`). */
   contextHoldout: z.number().check(z.gte(0), z.lte(1)),
   /**

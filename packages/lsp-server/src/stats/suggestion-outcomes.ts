@@ -5,6 +5,8 @@ import { codePoints, type Suggestion } from "../completion/type-through.js";
 import type { AppliedChange } from "../documents/position-map.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
 import { takenAtPlace } from "./accept-inference.js";
+import { CheckSchedule } from "./check-schedule.js";
+import { PlaceIndex } from "./place-index.js";
 import { retainedChars } from "./retention.js";
 import { SuggestionPlace } from "./suggestion-place.js";
 import { SYSTEM_TIMERS, type Timers } from "./timers.js";
@@ -20,8 +22,23 @@ export const SHOWN_AFTER_MS = 750;
 const REMEMBERED_SUGGESTIONS = 500;
 /** Suggestions of one document whose place is open to inference at once (the most recent ones). */
 const OPEN_PLACES_PER_DOCUMENT = 3;
-/** Suggestions taken whose retention checks are pending, at most (the oldest beyond are not checked). */
-const CHECKED_AT_ONCE = 2000;
+/**
+ * Suggestions taken whose retention checks are pending, at most: the oldest beyond are not checked (their checks
+ * count as `unchecked`, see {@link RetentionQueue}).
+ */
+export const CHECKED_AT_ONCE = 2000;
+
+/** Where the retention checks stand (`retentionQueue` in `infill.status`). */
+export interface RetentionQueue {
+  /** Suggestions taken whose retention checks are still to come (at most {@link CHECKED_AT_ONCE}). */
+  pending: number;
+  /** Places followed through edits: suggestions open to accept inference, and what was taken of those checked. */
+  followed: number;
+  /** Retention checks never made because {@link CHECKED_AT_ONCE} dropped their suggestion (one per horizon). */
+  unchecked: number;
+  /** Characters (code points) taken that those checks would have looked for, summed over them. */
+  uncheckedChars: number;
+}
 
 /** What the editor needs to report taking an answer's text: the suggestion's id, and how much of it came before. */
 export interface ShownSuggestion {
@@ -60,12 +77,12 @@ interface Outcome<S> {
   shown: boolean;
   /** Cancels the timer that counts it shown, while one runs. */
   shownTimer: (() => void) | undefined;
-  /** Its place in the document, while it is followed. */
+  /** Its place in the document while it is open to inference (then it is in its document's `#open`). */
   place: SuggestionPlace | undefined;
+  /** Whether its place, closed on what was taken, is followed for its checks (in its document's `#closed`). */
+  indexed: boolean;
   /** The text of its place when its document closed (a closed document counts as its last state). */
   snapshot: string | undefined;
-  /** Pending retention checks: the horizon in seconds, and what cancels its timer. */
-  checks: Array<{ seconds: number; cancel: () => void }>;
 }
 
 /**
@@ -79,17 +96,46 @@ export class SuggestionOutcomes<S> {
   readonly #bySuggestion = new WeakMap<Suggestion, Outcome<S>>();
   /** By id, the oldest first: an accept comes soon after its suggestion is shown, so the oldest go first. */
   readonly #byId = new Map<string, Outcome<S>>();
-  /** The suggestions whose place is followed, by document. */
-  readonly #placed = new Map<string, Array<Outcome<S>>>();
+  /** The suggestions whose place is open to inference, by document (a few: {@link OPEN_PLACES_PER_DOCUMENT}). */
+  readonly #open = new Map<string, Array<Outcome<S>>>();
+  /** By document, the closed places of suggestions whose retention checks are pending (an edit visits a few). */
+  readonly #closed = new Map<string, PlaceIndex<Outcome<S>>>();
   /** The latest suggestion answered for each document: the one on screen, for the shown rule. */
   readonly #current = new Map<string, Outcome<S>>();
-  /** Suggestions with retention checks pending, the oldest first. */
-  readonly #checking = new Set<Outcome<S>>();
+  /** The retention checks of every suggestion taken, on one timer. */
+  readonly #checks: CheckSchedule<Outcome<S>>;
   readonly #timers: Timers;
   #nextId = 0;
+  #unchecked = 0;
+  #uncheckedChars = 0;
+  /** Open places walked by edits (closed ones are counted by their indexes). */
+  #openVisited = 0;
+  /** Closed places visited by the indexes of documents no longer followed. */
+  #closedVisited = 0;
 
   constructor(private readonly options: OutcomesOptions<S>) {
     this.#timers = options.timers ?? SYSTEM_TIMERS;
+    this.#checks = new CheckSchedule(this.#timers, (outcome, seconds) => this.#check(outcome, seconds));
+  }
+
+  /** Where the retention checks stand. */
+  retentionQueue(): RetentionQueue {
+    let followed = 0;
+    for (const open of this.#open.values()) followed += open.length;
+    for (const index of this.#closed.values()) followed += index.size;
+    return {
+      pending: this.#checks.size,
+      followed,
+      unchecked: this.#unchecked,
+      uncheckedChars: this.#uncheckedChars,
+    };
+  }
+
+  /** Places an edit followed one by one so far, open and closed: what edits cost (for tests and benches). */
+  get placesVisited(): number {
+    let visited = this.#openVisited + this.#closedVisited;
+    for (const index of this.#closed.values()) visited += index.visited;
+    return visited;
   }
 
   /**
@@ -117,8 +163,8 @@ export class SuggestionOutcomes<S> {
         shown: false,
         shownTimer: undefined,
         place: undefined,
+        indexed: false,
         snapshot: undefined,
-        checks: [],
       };
       this.#bySuggestion.set(suggestion, outcome);
       this.#byId.set(outcome.id, outcome);
@@ -174,13 +220,19 @@ export class SuggestionOutcomes<S> {
 
   /** `uri` changed (the changes of one notification, in order, as applied): follow places, infer accepts. */
   changed(uri: string, changes: readonly AppliedChange[]): void {
-    const placed = this.#placed.get(uri);
     const buffer = this.options.buffer(uri);
-    if (!placed || !buffer || changes.length === 0) return;
-    for (const outcome of [...placed]) {
-      const place = outcome.place!;
+    if (!buffer || changes.length === 0) return;
+    // Closed places first: an open place that closes below joins them as the text is now.
+    const index = this.#closed.get(uri);
+    if (index) for (const change of changes) index.apply(change);
+    const open = this.#open.get(uri);
+    if (!open) return;
+    this.#openVisited += open.length;
+    for (const outcome of [...open]) {
+      // Gone already: dropped by the bound on checks while another suggestion of this edit was taken.
+      const place = outcome.place;
+      if (!place) continue;
       for (const change of changes) place.apply(change);
-      if (!place.open) continue;
       if (place.settle(buffer)) this.#infer(outcome, buffer);
       // The text before its anchor changed: it can no longer be inferred. What was taken of it is still checked.
       else if (outcome.reached > 0) this.#close(outcome, buffer, place.text(buffer).length);
@@ -191,11 +243,15 @@ export class SuggestionOutcomes<S> {
   /** `uri` is closing (its text still readable): its places keep their last text. */
   closed(uri: string): void {
     const buffer = this.options.buffer(uri);
-    for (const outcome of this.#placed.get(uri) ?? []) {
-      if (outcome.checks.length > 0 && buffer) outcome.snapshot = outcome.place!.text(buffer);
+    const index = this.#closed.get(uri);
+    for (const outcome of [...(this.#open.get(uri) ?? []), ...(index?.items() ?? [])]) {
+      if (this.#checks.has(outcome) && buffer) outcome.snapshot = this.#text(outcome, buffer);
       outcome.place = undefined;
+      outcome.indexed = false;
     }
-    this.#placed.delete(uri);
+    this.#open.delete(uri);
+    if (index) this.#closedVisited += index.visited;
+    this.#closed.delete(uri);
     const current = this.#current.get(uri);
     if (current) this.#stopShownTimer(current);
     this.#current.delete(uri);
@@ -203,12 +259,11 @@ export class SuggestionOutcomes<S> {
 
   /** Run every pending retention check now (a closing server: its documents' last state), and stop the timers. */
   dispose(): void {
-    for (const outcome of [...this.#checking]) {
-      for (const { seconds } of [...outcome.checks]) this.#check(outcome, seconds);
-    }
+    this.#checks.runAll();
     for (const outcome of this.#current.values()) this.#stopShownTimer(outcome);
     this.#current.clear();
-    this.#placed.clear();
+    this.#open.clear();
+    this.#closed.clear();
   }
 
   /** Start following where `outcome` goes, from its anchor to the answer's cursor (what was typed of it already). */
@@ -220,10 +275,9 @@ export class SuggestionOutcomes<S> {
     const place = new SuggestionPlace(anchor, suggestion.linePrefix, at);
     if (!place.settle(buffer)) return;
     outcome.place = place;
-    const placed = this.#placed.get(outcome.uri) ?? [];
-    this.#placed.set(outcome.uri, placed);
-    placed.push(outcome);
-    const open = placed.filter((o) => o.place!.open);
+    const open = this.#open.get(outcome.uri) ?? [];
+    this.#open.set(outcome.uri, open);
+    open.push(outcome);
     for (const old of open.slice(0, Math.max(0, open.length - OPEN_PLACES_PER_DOCUMENT))) {
       if (old.reached > 0) this.#close(old, buffer, old.place!.text(buffer).length);
       else this.#unfollow(old);
@@ -231,13 +285,36 @@ export class SuggestionOutcomes<S> {
     this.#infer(outcome, buffer);
   }
 
-  /** Stop following `outcome`'s place (and forget it if no check is pending). */
+  /** Whether `outcome`'s place is followed, open or closed. */
+  #followed(outcome: Outcome<S>): boolean {
+    return outcome.place !== undefined || outcome.indexed;
+  }
+
+  /** The text of `outcome`'s followed place. */
+  #text(outcome: Outcome<S>, buffer: TextBuffer): string {
+    if (outcome.place) return outcome.place.text(buffer);
+    const range = this.#closed.get(outcome.uri)?.range(outcome);
+    return range ? buffer.slice(range.start, range.end) : "";
+  }
+
+  /** Stop following `outcome`'s place, open or closed. */
   #unfollow(outcome: Outcome<S>): void {
-    outcome.place = undefined;
-    const placed = this.#placed.get(outcome.uri);
-    const at = placed?.indexOf(outcome) ?? -1;
-    if (at !== -1) placed!.splice(at, 1);
-    if (placed?.length === 0) this.#placed.delete(outcome.uri);
+    if (outcome.place) {
+      outcome.place = undefined;
+      const open = this.#open.get(outcome.uri);
+      const at = open?.indexOf(outcome) ?? -1;
+      if (at !== -1) open!.splice(at, 1);
+      if (open?.length === 0) this.#open.delete(outcome.uri);
+    }
+    if (outcome.indexed) {
+      outcome.indexed = false;
+      const index = this.#closed.get(outcome.uri);
+      index?.remove(outcome);
+      if (index?.size === 0) {
+        this.#closedVisited += index.visited;
+        this.#closed.delete(outcome.uri);
+      }
+    }
   }
 
   /** What the text at an open place says of its suggestion. */
@@ -257,10 +334,19 @@ export class SuggestionOutcomes<S> {
     }
   }
 
-  /** Close `outcome`'s place on what was taken; followed on only while retention checks are pending. */
+  /** Close `outcome`'s place on what was taken; followed on (in its document's index) only while checks are pending. */
   #close(outcome: Outcome<S>, buffer: TextBuffer, units: number): void {
-    outcome.place!.close(buffer, units);
-    if (outcome.checks.length === 0) this.#unfollow(outcome);
+    const place = outcome.place!;
+    place.close(buffer, units);
+    this.#unfollow(outcome);
+    if (!this.#checks.has(outcome)) return;
+    let index = this.#closed.get(outcome.uri);
+    if (!index) {
+      index = new PlaceIndex();
+      this.#closed.set(outcome.uri, index);
+    }
+    index.add(outcome, place.start, place.end);
+    outcome.indexed = true;
   }
 
   #take(outcome: Outcome<S>, chars: number): void {
@@ -287,37 +373,32 @@ export class SuggestionOutcomes<S> {
 
   /** Check what is left of what was taken at each horizon (none when its place is not followed). */
   #scheduleChecks(outcome: Outcome<S>): void {
-    if (!outcome.place) return;
+    if (!this.#followed(outcome)) return;
     const horizons = [...new Set(this.options.horizons())].sort((a, b) => a - b);
     if (horizons.length === 0) return;
-    outcome.checks = horizons.map((seconds) => ({
-      seconds,
-      cancel: this.#timers.schedule(seconds * 1000, () => this.#check(outcome, seconds)),
-    }));
-    this.#checking.add(outcome);
-    if (this.#checking.size > CHECKED_AT_ONCE) {
-      const oldest = this.#checking.values().next().value!;
-      for (const { cancel } of oldest.checks) cancel();
-      oldest.checks = [];
-      this.#checking.delete(oldest);
+    this.#checks.add(outcome, horizons);
+    if (this.#checks.size > CHECKED_AT_ONCE) {
+      // The oldest goes, counted: its checks are never made, and the figures say so.
+      const oldest = this.#checks.oldest()!;
+      const dropped = this.#checks.drop(oldest).length;
+      this.#unchecked += dropped;
+      this.#uncheckedChars += dropped * oldest.reached;
+      oldest.snapshot = undefined;
       this.#unfollow(oldest);
     }
   }
 
+  /** The check of `outcome` at `seconds` (the schedule already counts it done). */
   #check(outcome: Outcome<S>, seconds: number): void {
-    const at = outcome.checks.findIndex((c) => c.seconds === seconds);
-    if (at === -1) return;
-    outcome.checks[at]!.cancel();
-    outcome.checks.splice(at, 1);
-    const buffer = outcome.place && this.options.buffer(outcome.uri);
-    const now = outcome.snapshot ?? (buffer ? outcome.place!.text(buffer) : "");
+    const buffer = this.#followed(outcome) ? this.options.buffer(outcome.uri) : undefined;
+    const now = outcome.snapshot ?? (buffer ? this.#text(outcome, buffer) : "");
     const taken = takenText(outcome.suggestion.text, outcome.reached);
     const retained = retainedChars(taken, now);
     this.options.count(outcome.scope, retentionDelta(seconds, outcome.reached, retained));
-    if (outcome.checks.length === 0) {
-      this.#checking.delete(outcome);
+    if (!this.#checks.has(outcome)) {
+      // Its last check: nothing of it is kept but what its id still answers (the latest few hundred).
       outcome.snapshot = undefined;
-      if (outcome.place && !outcome.place.open) this.#unfollow(outcome);
+      if (outcome.indexed) this.#unfollow(outcome);
     }
   }
 }

@@ -44,10 +44,7 @@ export class SuggestionPlace {
 
   /** Follow one change. */
   apply(change: AppliedChange): void {
-    const [start, end] = this.#open ? (["before", "after"] as const) : (["after", "before"] as const);
-    this.#start = mapPosition(this.#start, change, start);
-    this.#end = mapPosition(this.#end, change, end);
-    if (comparePositions(this.#end, this.#start) < 0) this.#end = this.#start;
+    [this.#start, this.#end] = mapPlace(this.#start, this.#end, change, this.#open);
   }
 
   /**
@@ -83,4 +80,19 @@ export class SuggestionPlace {
     this.#end = advance(this.#start, (this.text(buffer) + this.following(buffer)).slice(0, units));
     this.#open = false;
   }
+}
+
+/**
+ * Where the place from `start` to `end` is after `change`: an open place takes in an insertion at either edge (its
+ * start stays before it, its end goes after it), a closed one leaves it out; its end never comes before its start.
+ */
+export function mapPlace(
+  start: Position,
+  end: Position,
+  change: AppliedChange,
+  open: boolean,
+): [start: Position, end: Position] {
+  const mappedStart = mapPosition(start, change, open ? "before" : "after");
+  const mappedEnd = mapPosition(end, change, open ? "after" : "before");
+  return [mappedStart, comparePositions(mappedEnd, mappedStart) < 0 ? mappedStart : mappedEnd];
 }

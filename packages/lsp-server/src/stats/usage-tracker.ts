@@ -257,6 +257,7 @@ export class UsageTracker {
       costsAreEstimates: true,
       currency: "USD",
       retentionChecks: [...horizons],
+      retentionQueue: this.#outcomes.retentionQueue(),
       contextHoldout: settings.contextHoldout,
       shownBy: this.options.clientReportsShown?.() ? "client" : "timer",
       shownAfterMs: SHOWN_AFTER_MS,

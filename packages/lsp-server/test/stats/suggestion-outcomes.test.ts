@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Position, TextDocumentContentChangeEvent } from "vscode-languageserver";
 import type { Suggestion } from "../../src/completion/type-through.js";
 import { Documents } from "../../src/documents/documents.js";
-import { SHOWN_AFTER_MS, SuggestionOutcomes } from "../../src/stats/suggestion-outcomes.js";
+import { CHECKED_AT_ONCE, SHOWN_AFTER_MS, SuggestionOutcomes } from "../../src/stats/suggestion-outcomes.js";
 import { FakeTimers } from "../support/fake-timers.js";
 
 // `const beta = co` with the sim's kind of suggestion: the rest of the line above.
@@ -222,5 +222,92 @@ describe("retention", () => {
     timers.advance(600_000);
     expect(counted).toEqual(emptyTotals());
     expect(timers.pending).toBe(0);
+  });
+});
+
+describe("cost, with many suggestions taken", () => {
+  const MANY_URI = "file:///ws/many.js";
+  const LINE = "const value = comp";
+
+  /** A document of `lines` lines, and a function that takes a suggestion at the end of line `i` (the edit's way). */
+  function many(lines: number) {
+    documents.didOpen({
+      textDocument: { uri: MANY_URI, languageId: "javascript", version: 1, text: `${LINE}\n`.repeat(lines) },
+    });
+    let v = 1;
+    const edit = (...changes: TextDocumentContentChangeEvent[]) =>
+      outcomes.changed(
+        MANY_URI,
+        documents.didChange({ textDocument: { uri: MANY_URI, version: ++v }, contentChanges: changes })!
+          .changes,
+      );
+    const take = (i: number) => {
+      const anchor = at(i, LINE.length);
+      const s: Suggestion = {
+        ...anchor,
+        uri: MANY_URI,
+        linePrefix: LINE,
+        lineRest: "",
+        text: "ute();",
+        replaceEnd: 0,
+      };
+      outcomes.answered(MANY_URI, s, s.text, anchor, 1, () => "scope");
+      edit(replace(anchor, anchor, "ute();"));
+    };
+    return { take, edit };
+  }
+
+  it("runs every retention check on one timer", () => {
+    const { take } = many(100);
+    for (let i = 0; i < 100; i++) take(i);
+    expect(counted.accepted).toBe(100);
+    expect(timers.pending).toBe(1);
+    timers.advance(120_000);
+    expect(counted.retention["120"]).toEqual({
+      checkedChars: 600,
+      retainedChars: 600,
+      retainedCharsSq: 100 * 6 * 6,
+    });
+    expect(timers.pending).toBe(0);
+  });
+
+  it("visits only the places on the lines an edit touches, and follows the others", () => {
+    const { take, edit } = many(300);
+    for (let i = 0; i < 300; i += 3) take(i);
+    const before = outcomes.placesVisited;
+    // Typing on a line between places, then a line added near the top: no place is visited.
+    edit(replace(at(151, 0), at(151, 0), "x"));
+    edit(replace(at(1, 0), at(1, 0), "// head\n"));
+    expect(outcomes.placesVisited - before).toBe(0);
+    // An edit inside what was taken at (old) line 150 visits that place alone.
+    edit(replace(at(151, 20), at(151, 21), "T"));
+    expect(outcomes.placesVisited - before).toBe(1);
+    timers.advance(30_000);
+    // 99 places intact, one with 5 of its 6 characters (a letter changed).
+    expect(counted.retention["30"]).toMatchObject({ checkedChars: 600, retainedChars: 99 * 6 + 5 });
+  });
+
+  it("drops state after the last check, and follows nothing then", () => {
+    const { take } = many(10);
+    for (let i = 0; i < 10; i++) take(i);
+    expect(outcomes.retentionQueue()).toEqual({ pending: 10, followed: 10, unchecked: 0, uncheckedChars: 0 });
+    timers.advance(30_000);
+    expect(outcomes.retentionQueue()).toMatchObject({ pending: 10, followed: 10 });
+    timers.advance(90_000);
+    expect(outcomes.retentionQueue()).toEqual({ pending: 0, followed: 0, unchecked: 0, uncheckedChars: 0 });
+  });
+
+  it(`counts the checks it drops beyond ${CHECKED_AT_ONCE} suggestions pending as unchecked`, () => {
+    const { take } = many(CHECKED_AT_ONCE + 5);
+    for (let i = 0; i < CHECKED_AT_ONCE + 5; i++) take(i);
+    // The 5 oldest dropped, each with its 2 checks of 6 characters.
+    expect(outcomes.retentionQueue()).toEqual({
+      pending: CHECKED_AT_ONCE,
+      followed: CHECKED_AT_ONCE,
+      unchecked: 10,
+      uncheckedChars: 60,
+    });
+    timers.advance(120_000);
+    expect(counted.retention["30"]!.checkedChars).toBe(CHECKED_AT_ONCE * 6);
   });
 });
