@@ -192,7 +192,9 @@ export function apiErrorFromResponse(
     message = `${status} ${error.message}`;
   } else {
     const snippet = snip(text);
-    message = snippet === "" ? `${status} ${reason}` : `${status} ${reason}: ${snippet}`;
+    // A proxy's page that only says the status again ("502 Bad Gateway") adds nothing.
+    const repeats = snippet.startsWith("an HTML page") && snippet.toLowerCase().includes(reason.toLowerCase());
+    message = snippet === "" || repeats ? `${status} ${reason}` : `${status} ${reason}: ${snippet}`;
   }
   const Class = CLASS_BY_STATUS[status] ?? ApiError;
   return new Class(status, message, {
@@ -220,9 +222,18 @@ export function redactCause(error: unknown, secret: string | undefined): unknown
   return error;
 }
 
-/** First 200 characters of `text` on one line, for messages about bodies we could not use. */
+/**
+ * First 200 characters of `text` on one line, for messages about bodies we could not use. An HTML page (a proxy's
+ * or a captive portal's) is named by its title, or its text without the tags: what a user can read in a message.
+ */
 export function snip(text: string): string {
-  const line = text.trim().replace(/\s+/g, " ");
+  const trimmed = text.trim();
+  let line: string;
+  if (/^<(!doctype|html|head|body)\b/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    const words = (title || trimmed.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+    line = words === "" ? "an HTML page" : `an HTML page: ${words}`;
+  } else line = trimmed.replace(/\s+/g, " ");
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 

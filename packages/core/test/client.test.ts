@@ -524,7 +524,7 @@ describe("non-streamed bodies", () => {
     const { client } = await setup({ faults: [{ type: "garbage" }] });
     const error = await rejection(() => client.complete(request));
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.message).toContain("not JSON: <html>");
+    expect(error.message).toContain("not JSON: an HTML page");
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
 

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { apiErrorFromResponse, redact } from "../src/errors.js";
+import { apiErrorFromResponse, redact, snip } from "../src/errors.js";
 import {
   AbortError,
   ApiError,
@@ -65,7 +65,8 @@ describe("apiErrorFromResponse", () => {
   });
 
   it.each([
-    ["<html><body>Bad Gateway</body></html>", "502 Bad Gateway: <html><body>Bad Gateway</body></html>"],
+    ["<html><body>Bad Gateway</body></html>", "502 Bad Gateway"],
+    ["<html><body>Upstream timed out</body></html>", "502 Bad Gateway: an HTML page: Upstream timed out"],
     ["", "502 Bad Gateway"],
     ["\n\n", "502 Bad Gateway"],
     ['{"error":"upstream down"}', "502 upstream down"],
@@ -176,5 +177,25 @@ describe("the error tree", () => {
     expect(redact("abc", undefined)).toBe("abc");
     expect(redact("abc", "")).toBe("abc");
     expect(redact("a-b-a", "a")).toBe("[redacted]-b-[redacted]");
+  });
+});
+
+describe("snip", () => {
+  it.each([
+    ["a JSON-ish text on one line", '  {"a":\n 1}  ', '{"a": 1}'],
+    [
+      "a proxy's page, by its title",
+      "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center></body></html>",
+      "an HTML page: 502 Bad Gateway",
+    ],
+    [
+      "a page without a title, by its text",
+      "<!DOCTYPE html><body><p>Sign in to the Wi-Fi</p></body>",
+      "an HTML page: Sign in to the Wi-Fi",
+    ],
+    ["a page of nothing", "<html></html>", "an HTML page"],
+    ["a long text, cut", "x".repeat(250), `${"x".repeat(200)}…`],
+  ])("%s", (_, text, shown) => {
+    expect(snip(text)).toBe(shown);
   });
 });

@@ -214,6 +214,7 @@ function inProcess(
   sim: Sim,
   overrides: Partial<Settings>,
   options: Pick<EngineOptions, "streamSingleLines" | "hedge">,
+  parts: Partial<Pick<EngineOptions, "health" | "onFailure">> = {},
 ): { documents: Documents; engine: CompletionEngine } {
   const client = new ProviderClient({ baseURL: sim.url, apiKey: "", maxRetries: 0 });
   const documents = new Documents();
@@ -230,6 +231,7 @@ function inProcess(
     onFailure: () => {},
     log: quiet,
     ...options,
+    ...parts,
   });
   return { documents, engine };
 }
@@ -396,4 +398,88 @@ export async function hedgeBench(): Promise<void> {
       hedged.latency - hedged.own <= 100,
     );
   }
+}
+
+/** Requests of the flaky session, the share of them whose upstream answer fails, and the user's pace. */
+const FLAKY_REQUESTS = 2_000;
+const FLAKY_SHARE = 0.05;
+const FLAKY_GAP_MS = 400;
+
+/**
+ * A session against an upstream where 5 % of the answers fail in a transient way (a 503, a reset, a body that is
+ * not JSON, a stream cut or failing midway), at random, with one run of four failures in a row halfway: the
+ * messages the user is told, by wording, and the requests the backoff held back. In-process, on a clock of its own:
+ * a request every 400 ms of it (a typist's pace), about 13 minutes of session in a few seconds.
+ */
+export async function flakyBench(): Promise<void> {
+  const sim = await startSim();
+  let clock = Date.now();
+  const told: string[] = [];
+  const { documents, engine } = inProcess(
+    sim,
+    { debounceMs: 0 },
+    {},
+    {
+      health: new UpstreamHealth(() => clock),
+      onFailure: (notice) => told.push(notice.message),
+    },
+  );
+  const kinds = [
+    { type: "status", status: 503 },
+    { type: "reset" },
+    { type: "garbage" },
+    { type: "cut" },
+    { type: "stream-error" },
+  ] as const;
+  let seed = 99;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  let injected = 0;
+  // A fault is drawn for the next upstream request, once per request that went upstream (none while the backoff holds
+  // requests back, none while one waits): the share is of the requests that go upstream.
+  let waiting = -1;
+  let drawnAt = -1;
+  const outcomes = new Map<string, number>();
+  const text = "export function add(a: number, b: number): number {\n  \n}\n";
+  for (let i = 0; i < FLAKY_REQUESTS; i++) {
+    const sent = sim.requests.length;
+    if (i === FLAKY_REQUESTS / 2) {
+      sim.inject({ type: "garbage", times: 4 });
+      injected += 4;
+      waiting = sent + 3;
+    } else if (sent > waiting && sent > drawnAt && ((drawnAt = sent), next() < FLAKY_SHARE)) {
+      sim.inject(kinds[Math.floor(next() * kinds.length)]!);
+      injected++;
+      waiting = sent;
+    }
+    // A document of its own, so that none is served from memory.
+    const uri = `file:///flaky-${i}.ts`;
+    documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text } });
+    const answer = await engine.complete(uri, { line: 1, character: 2 });
+    const outcome = answer.kind === "suggestion" ? "answered" : answer.reason;
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    engine.forget(uri);
+    documents.didClose({ textDocument: { uri } });
+    clock += FLAKY_GAP_MS;
+  }
+  const upstream = sim.requests.length;
+  engine.dispose();
+  await sim.close();
+  const byWording = new Map<string, number>();
+  for (const message of told) byWording.set(message, (byWording.get(message) ?? 0) + 1);
+  const most = Math.max(0, ...byWording.values());
+  console.log(
+    `  ${FLAKY_REQUESTS} requests ${FLAKY_GAP_MS} ms apart, ${injected} transient faults (${(100 * FLAKY_SHARE).toFixed(0)} % at ` +
+      `random, and four in a row halfway): ${[...outcomes].map(([o, n]) => `${n} ${o}`).join(", ")}; ` +
+      `${upstream} upstream requests; told ${told.length}` +
+      (told.length > 0 ? `: ${[...byWording].map(([m, n]) => `${n}× "${m}"`).join("; ")}` : ""),
+  );
+  report(
+    `messages told in a session with ${(100 * FLAKY_SHARE).toFixed(0)} % transient faults, most of one wording`,
+    String(most),
+    "≤ 1 per kind",
+    most <= 1,
+  );
 }

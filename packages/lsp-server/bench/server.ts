@@ -25,7 +25,14 @@ import { memoryBench } from "./memory.js";
 import { outcomesBench } from "./outcomes.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
-import { concurrencyBench, debounceBench, followBench, hedgeBench, warmUpBench } from "./resilience.js";
+import {
+  concurrencyBench,
+  debounceBench,
+  flakyBench,
+  followBench,
+  hedgeBench,
+  warmUpBench,
+} from "./resilience.js";
 import { syntaxBench } from "./syntax.js";
 import { usageBench } from "./usage.js";
 
@@ -279,6 +286,8 @@ console.log("following a request in flight:");
 await followBench();
 console.log("hedged follow (a stream slow to its first token):");
 await hedgeBench();
+console.log("a flaky upstream (messages that respect attention):");
+await flakyBench();
 console.log("the next suggestion after an accept (hot streak and prefetch):");
 await hotStreakBench();
 console.log("repository context:");
