@@ -193,7 +193,8 @@ export function apiErrorFromResponse(
   } else {
     const snippet = snip(text);
     // A proxy's page that only says the status again ("502 Bad Gateway") adds nothing.
-    const repeats = snippet.startsWith("an HTML page") && snippet.toLowerCase().includes(reason.toLowerCase());
+    const repeats =
+      snippet.startsWith("an HTML page") && snippet.toLowerCase().includes(reason.toLowerCase());
     message = snippet === "" || repeats ? `${status} ${reason}` : `${status} ${reason}: ${snippet}`;
   }
   const Class = CLASS_BY_STATUS[status] ?? ApiError;

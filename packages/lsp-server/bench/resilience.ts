@@ -449,10 +449,13 @@ export async function flakyBench(): Promise<void> {
       sim.inject({ type: "garbage", times: 4 });
       injected += 4;
       waiting = sent + 3;
-    } else if (sent > waiting && sent > drawnAt && ((drawnAt = sent), next() < FLAKY_SHARE)) {
-      sim.inject(kinds[Math.floor(next() * kinds.length)]!);
-      injected++;
-      waiting = sent;
+    } else if (sent > waiting && sent > drawnAt) {
+      drawnAt = sent;
+      if (next() < FLAKY_SHARE) {
+        sim.inject(kinds[Math.floor(next() * kinds.length)]!);
+        injected++;
+        waiting = sent;
+      }
     }
     // A document of its own, so that none is served from memory.
     const uri = `file:///flaky-${i}.ts`;
