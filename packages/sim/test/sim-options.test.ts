@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { DialectName } from "../src/dialects/dialect.js";
 import { MAX_DELAY_MS, milliseconds, type SimOptions, simSettings } from "../src/sim-options.js";
 
 describe("simSettings", () => {
@@ -43,7 +44,7 @@ describe("simSettings", () => {
   });
 
   it.each<[SimOptions, RegExp]>([
-    [{ dialect: "gpt" as SimOptions["dialect"] }, /dialect must be one of deepseek, /],
+    [{ dialect: "gpt" as DialectName }, /dialect must be one of deepseek, /],
     [{ latencyMs: -1 }, /latencyMs must be a number of milliseconds in 0\.\.2147483647, got -1/],
     [{ tokenMs: Number.NaN }, /tokenMs must be .* got NaN/],
     [{ latencyMs: MAX_DELAY_MS + 1 }, /latencyMs must be/],
