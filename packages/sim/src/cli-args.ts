@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { DIALECTS, type DialectName } from "./dialects/dialect.js";
 import { parseFaults } from "./faults.js";
-import type { SimOptions } from "./server.js";
+import type { SimOptions } from "./sim-options.js";
 
 /** `infill-sim --help`. */
 export const USAGE = `Usage: infill-sim [options]

@@ -1,5 +1,5 @@
 import { formatCost, formatPercent } from "../usage-format.js";
-import type { BatchProgress } from "./run-batch.js";
+import type { BatchProgress } from "./batch-tally.js";
 
 // What `infill batch` prints while it runs and when it ends. Pure: figures in, text out. The bar is one line of our
 // own rather than a progress-bar package: it shows figures of our own (concurrency, cost, rate limits), redraws
