@@ -146,15 +146,20 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
       // result, the server says it as a message, on the status line. Helix 25.07 does not run a completion item's
       // `command`: the server infers the accept from the edit that put the suggestion's text at its place.
       const status = async (what: string, pattern: RegExp) => {
+        const shown = async () => {
+          const found = (await hx.screen()).split("\n").find((row) => row.startsWith("infill: "));
+          return found && pattern.test(found) ? found : undefined;
+        };
         const line = await waitUntil(
           what,
           async () => {
             await hx.type(":lsp-workspace-command infill.status");
             await hx.keys("Enter");
-            const found = (await hx.screen()).split("\n").find((row) => row.startsWith("infill: "));
-            return found && pattern.test(found) ? found : undefined;
+            // The message comes a moment after Enter, and typing `:` again would cover it: look for a while
+            // before asking again (the figures may not be counted yet).
+            return waitUntil(`${what} (on screen)`, shown, { timeoutMs: 2_000 }).catch(() => undefined);
           },
-          { describe: log.tail, timeoutMs: 15_000 },
+          { describe: log.tail, timeoutMs: 30_000 },
         );
         return line;
       };
@@ -187,7 +192,7 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
       );
       expect(line).toMatch(/^infill: \d+ requests, /);
     });
-  }, 60_000);
+  }, 120_000);
 
   it("sends the project as workspace folder, and the declaration of a function from a file it never opened", async () => {
     const { hx, readLog, logTail } = await openInHelix(
@@ -283,6 +288,8 @@ async function completeAndSave(
     env: sandbox.env,
     cwd: sandbox.project,
     command: [join(bin, "hx"), "-v", "sample.ts"],
+    // Wide enough for the whole status message (figures with a retention check run past 120 columns).
+    width: 200,
   });
   try {
     await hx.waitFor("the file in normal mode", (s) => s.includes("const beta = co") && mode(s) === "NOR", {
