@@ -22,6 +22,8 @@ export interface Tag {
   readonly language?: string;
   /** The kind of what it is declared in: `class`, `struct`, `package`, `function`…; none at the top level. */
   readonly scopeKind?: string;
+  /** What it is declared in, as ctags writes it: `Pry.Slop` (Ruby), `YAML::detail` (C++); none at the top level. */
+  readonly scope?: string;
 }
 
 /**
@@ -55,7 +57,7 @@ export function parseTags(output: string): Tag[] {
     } catch {
       continue;
     }
-    const { _type, name, path: file, line: at, kind, end, language, scopeKind } = json;
+    const { _type, name, path: file, line: at, kind, end, language, scopeKind, scope } = json;
     if (_type !== "tag" || typeof name !== "string" || typeof file !== "string") continue;
     if (typeof at !== "number" || typeof kind !== "string") continue;
     tags.push({
@@ -66,6 +68,7 @@ export function parseTags(output: string): Tag[] {
       ...(typeof end === "number" ? { end } : {}),
       ...(typeof language === "string" ? { language } : {}),
       ...(typeof scopeKind === "string" ? { scopeKind } : {}),
+      ...(typeof scope === "string" ? { scope } : {}),
     });
   }
   return tags;

@@ -19,6 +19,11 @@ export interface ReferenceRules {
   readonly arrows?: boolean;
   /** Chains of up to four identifiers are kept (Python's `pkg.mod.func`). Default false: two. */
   readonly chains?: boolean;
+  /**
+   * Characters that end a name when written right after it, not before `=` (Ruby's `empty?`, `save!`; not
+   * `a != b`). Default none.
+   */
+  readonly suffixes?: string;
 }
 
 const DOT = 46;
@@ -57,10 +62,11 @@ function isMember(code: string, start: number, rules: ReferenceRules): boolean {
   return rules.methodColon === true;
 }
 
-/** End of the identifier that starts at `i`. */
-function identifierEnd(code: string, i: number): number {
+/** End of the identifier that starts at `i` (its suffix included: Ruby's `empty?`). */
+function identifierEnd(code: string, i: number, suffixes?: string): number {
   const n = code.length;
   while (i < n && isIdentifierPart(code.charCodeAt(i))) i++;
+  if (suffixes && i < n && suffixes.includes(code[i]!) && code[i + 1] !== "=") i++;
   return i;
 }
 
@@ -103,7 +109,7 @@ export function findReferences(
       continue;
     }
     const start = i;
-    i = identifierEnd(code, i);
+    i = identifierEnd(code, i, rules.suffixes);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
     if (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))) continue;
@@ -114,7 +120,7 @@ export function findReferences(
     while (width > 0) {
       j = skipSpace(code, j + width);
       if (!isIdentifierStart(code.charCodeAt(j))) break;
-      const end = identifierEnd(code, j);
+      const end = identifierEnd(code, j, rules.suffixes);
       const link = code.slice(j, end);
       if (member === undefined) member = link;
       else {

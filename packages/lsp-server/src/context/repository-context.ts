@@ -225,7 +225,7 @@ export class RepositoryContext {
     this.#blocks.sourceChanged(uri);
   }
 
-  /** A document was closed: keep its recently edited regions' text, forget the rest. */
+  /** A document was closed: keep its recently edited regions' text, forget the rest, index the file from disk. */
   didClose(uri: string, doc: OpenDocument | undefined): void {
     if (doc)
       this.#recent.snapshot(uri, (line) =>
@@ -236,6 +236,10 @@ export class RepositoryContext {
     this.#imports.forget(uri);
     this.#similar.forget(uri);
     this.#blocks.sourceChanged(uri);
+    // The symbol index took the buffer's outline while it was open; closed (saved or not), the file on disk is
+    // what the workspace declares again.
+    const path = uriToPath(uri);
+    if (path) this.#symbols.fileChanged(path);
   }
 
   /** Files changed on disk (`workspace/didChangeWatchedFiles`), as URIs. */

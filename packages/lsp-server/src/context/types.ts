@@ -1,3 +1,4 @@
+import type { NestedType } from "./nesting.js";
 import type { WorkspacePackage } from "./workspace-packages.js";
 
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
@@ -136,6 +137,12 @@ export interface Declaration {
   readonly exported: boolean;
   /** Members reachable as `Name.member` (static and instance members, enum members), when the kind has any. */
   readonly members?: readonly Declaration[];
+  /**
+   * Types whose members are this declaration's members too, by name as written (a path keeps its separators:
+   * `Helpers::Text`): a class's superclass and mixins (Ruby `< Base`, `include M`, `extend M`), a constant's class
+   * when it is assigned an instance (Ruby `Commands = CommandSet.new`). Absent when none is known.
+   */
+  readonly bases?: readonly string[];
 }
 
 /** A re-export: `export * from "./x"`, `export { a as b } from "./y"`, Python `from .x import *` in a package. */
@@ -313,9 +320,21 @@ export interface LanguageSupport {
    * (PSR-4), an OCaml module of the same library (`foo.ml` for `Foo`, `module: true`: the file is the name's module,
    * whose members `Foo.x` names), a Ruby constant in a Rails-like layout (`UserProfile` → `user_profile.rb`). Paths
    * as {@link LanguageSupport.candidates} gives them (a directory ends in `/`), most likely first; pure. Absent: no
-   * such names.
+   * such names. `scope`: the names written before it and the types around the use, when known (Ruby's
+   * `Pry::Helpers::Text` inside `class Pry; class Code` → `pry/code/helpers/text.rb`, then `pry/helpers/text.rb`).
    */
-  implicit?(name: string, from: ParsedModule, env: ResolveEnv): readonly ImplicitCandidate[];
+  implicit?(
+    name: string,
+    from: ParsedModule,
+    env: ResolveEnv,
+    scope?: ImplicitScope,
+  ): readonly ImplicitCandidate[];
+  /**
+   * The types around the end of `lines` (the lines above the cursor, its own last), outermost first, read so that
+   * an unfinished cursor line does not hide them: where a language finds names by where they are used (Ruby's
+   * constants by nesting, inherited methods). Absent: the current file's outline says.
+   */
+  nesting?(lines: readonly string[]): NestedType[];
   /** Whether a file of a directory target belongs to it, for the importing file `fromFile`. Default: by extension. */
   packageFile?(fileName: string, fromFile: string): boolean;
   /**
@@ -323,6 +342,17 @@ export interface LanguageSupport {
    * root). Pure. Absent: the environment as the project files give it.
    */
   environment?(from: ParsedModule, env: ResolveEnv): ResolveEnv;
+}
+
+/** Where a name used without import is written ({@link LanguageSupport.implicit}). */
+export interface ImplicitScope {
+  /** The names written before it, outermost first: `["Pry", "Helpers"]` for `Pry::Helpers::Text`; empty when bare. */
+  readonly qualifiers: readonly string[];
+  /**
+   * The current file's types (classes, modules, namespaces) whose lines hold the use, outermost first: `["Pry",
+   * "Code"]` inside Ruby's `class Pry; class Code`.
+   */
+  readonly nesting: readonly string[];
 }
 
 /** A place a name used without import may be declared ({@link LanguageSupport.implicit}). */

@@ -3,8 +3,10 @@
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
 import { join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
+import type { IndexQuery, IndexStep } from "./index-queries.js";
+import { shows } from "./resolve.js";
 import { type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
-import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline, Reference } from "./types.js";
+import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "./types.js";
 
 /**
  * The index's bounds. 20,000 files covers the source of a large monorepo (this repository has 300, rxjs 250);
@@ -158,35 +160,65 @@ export class WorkspaceSymbols {
   }
 
   /**
-   * Declarations for references no import resolved, nearest first: for each reference (in order, each name once,
-   * at most `maxNames`), the nearest declaration of its name in the family group, read through `host` (which
-   * applies the file rules and serves open buffers). The asking file is never a result.
+   * Declarations for references no import resolved, nearest first: for each query (in order, each reference once,
+   * at most `maxNames`), its steps in order until one finds a declaration in the family group, the nearest one,
+   * read through `host` (which applies the file rules and serves open buffers). The asking file is never a result.
    */
   async declarations(
-    references: readonly Reference[],
+    queries: readonly IndexQuery[],
     near: Nearness,
     host: ModuleHost,
     maxNames: number,
   ): Promise<FoundDeclaration[]> {
     const out: FoundDeclaration[] = [];
-    const asked = new Set<string>();
-    for (const reference of references) {
-      if (asked.size >= maxNames) break;
-      if (asked.has(reference.name)) continue;
-      asked.add(reference.name);
-      const [hit] = this.index.lookup(reference.name, near, 1);
-      if (!hit) continue;
-      let declarations: readonly Declaration[] | undefined;
-      try {
-        declarations = (await host.module(hit.path))?.outline.declarations;
-      } catch {
-        declarations = undefined;
+    let asked = 0;
+    for (const { reference, steps } of queries) {
+      if (asked >= maxNames) break;
+      if (steps.length === 0) continue;
+      asked++;
+      for (const step of steps) {
+        const found = await this.#step(step, near, host);
+        if (found.length === 0) continue;
+        for (const [path, declaration] of found) out.push({ path, declaration, reference });
+        break;
       }
-      const named = declarations?.filter((d) => d.name === hit.name);
-      const declaration = named?.find((d) => d.nameLine === hit.nameLine) ?? named?.[0];
-      if (declaration) out.push({ path: hit.path, declaration, reference });
     }
     return out;
+  }
+
+  /** The declarations one lookup finds: the nearest hit's, read from its file; none when it cannot be read. */
+  async #step(step: IndexStep, near: Nearness, host: ModuleHost): Promise<Array<[string, Declaration]>> {
+    const [hit] =
+      step.kind === "top"
+        ? this.index.lookup(step.name, near, 1)
+        : this.index.lookupMember(step.name, near, 1, step.kind === "member" ? step.owner : undefined);
+    if (!hit) return [];
+    let declarations: readonly Declaration[] | undefined;
+    try {
+      declarations = (await host.module(hit.path))?.outline.declarations;
+    } catch {
+      declarations = undefined;
+    }
+    if (!declarations) return [];
+    if (hit.owner !== undefined) {
+      const owners = declarations.filter((d) => d.name === hit.owner);
+      const members = owners.flatMap((d) => d.members?.filter((m) => m.name === hit.name) ?? []);
+      const found = members.find((m) => m.nameLine === hit.nameLine) ?? members[0];
+      return found ? [[hit.path, found]] : [];
+    }
+    const named = declarations.filter((d) => d.name === hit.name);
+    const declaration = named.find((d) => d.nameLine === hit.nameLine) ?? named[0];
+    if (!declaration) return [];
+    const inner =
+      step.kind === "top" && step.member !== undefined
+        ? declaration.members?.find((m) => m.name === step.member)
+        : undefined;
+    return inner && !shows(declaration, inner)
+      ? [
+          [hit.path, declaration],
+          [hit.path, inner],
+        ]
+      : [[hit.path, declaration]];
   }
 
   async #build(generation: number): Promise<void> {

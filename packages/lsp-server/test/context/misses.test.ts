@@ -23,17 +23,23 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** Repository context with default settings over the test's workspace folder, and its documents. */
+function repository(): { documents: Documents; repo: RepositoryContext } {
+  const documents = new Documents();
+  const settings = defaultSettings({}).context;
+  const log = { error() {}, warn() {}, info() {}, debug() {} };
+  const repo = new RepositoryContext({ documents, settings: () => settings, log });
+  repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+  return { documents, repo };
+}
+
 /**
  * The context block's text for a cursor at the end of `cursorLine` (0-based) of a document opened as an editor
  * opens it (its background parse done), the only open document.
  */
 async function blockText(rel: string, languageId: string, text: string, cursorLine: number): Promise<string> {
   const path = write(rel, text);
-  const documents = new Documents();
-  const settings = defaultSettings({}).context;
-  const log = { error() {}, warn() {}, info() {}, debug() {} };
-  const repo = new RepositoryContext({ documents, settings: () => settings, log });
-  repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+  const { documents, repo } = repository();
   const uri = pathToFileURL(path).href;
   documents.didOpen({ textDocument: { uri, languageId, version: 1, text } });
   repo.didOpen(uri);
@@ -76,14 +82,7 @@ describe("Python", () => {
     const filler = Array.from({ length: 45 }, (_, i) => `    step_${i} = ${i}`).join("\n");
     const text = `${imports.join("\n")}\n\n\ndef render(items):\n${filler}\n    `;
     const path = write("app/render.py", text);
-    const documents = new Documents();
-    const settings = defaultSettings({}).context;
-    const repo = new RepositoryContext({
-      documents,
-      settings: () => settings,
-      log: { error() {}, warn() {}, info() {}, debug() {} },
-    });
-    repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+    const { documents, repo } = repository();
     const uri = pathToFileURL(path).href;
     documents.didOpen({ textDocument: { uri, languageId: "python", version: 1, text } });
     const line = text.split("\n").length - 1;
@@ -239,5 +238,48 @@ describe("Rust", () => {
     expect(await blockText("src/lib.rs", "rust", text, before.split("\n").length - 1)).toContain(
       "pub struct SearcherBuilder",
     );
+  });
+});
+
+describe("the workspace symbol index and open documents", () => {
+  it("indexes a closed document's file from disk again: an edit closed unsaved does not linger", async () => {
+    write("pkg/shapes.py", "class Circle:\n    pass\n");
+    // `Square` three lines up: only the index finds it (names on the cursor's last lines are also looked up in
+    // the open documents).
+    const current = "def area(r):\n    s = Square(r)\n    t = 2\n    u = 3\n    return Circle(";
+    const main = write("pkg/main.py", current);
+    const { documents, repo } = repository();
+    const mainUri = pathToFileURL(main).href;
+    // A fresh choice each time: the document opened anew (a block is otherwise reused for its region).
+    const blockHas = async (text: string) => {
+      documents.didOpen({ textDocument: { uri: mainUri, languageId: "python", version: 1, text: current } });
+      repo.didOpen(mainUri);
+      const { block } = await repo.block(documents.get(mainUri)!, { line: 4, character: 18 }, 1024);
+      const doc = documents.get(mainUri);
+      documents.didClose(mainUri);
+      repo.didClose(mainUri, doc);
+      return block.text.includes(text);
+    };
+    // Each wait ends on what the block holds, with a deadline of turns of the event loop (no clock).
+    const until = async (check: () => Promise<boolean>) => {
+      for (let turn = 0; turn < 20_000; turn++) {
+        if (await check()) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      throw new Error("never happened");
+    };
+    // `Circle` has no import: the index finds it, once built.
+    await until(() => blockHas("class Circle:"));
+    const shapes = pathToFileURL(join(root, "pkg/shapes.py")).href;
+    const edited = "class Square:\n    pass\n";
+    documents.didOpen({ textDocument: { uri: shapes, languageId: "python", version: 1, text: edited } });
+    repo.didOpen(shapes);
+    // The index has taken the buffer's outline when it finds `Square` there.
+    await until(async () => (await blockHas("class Square:")) && !(await blockHas("class Circle:")));
+    const doc = documents.get(shapes);
+    documents.didClose(shapes);
+    repo.didClose(shapes, doc);
+    await until(() => blockHas("class Circle:"));
+    repo.dispose();
   });
 });

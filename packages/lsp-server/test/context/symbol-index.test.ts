@@ -86,6 +86,47 @@ describe("SymbolIndex: ranking by nearness", () => {
   });
 });
 
+describe("SymbolIndex: members, by their container and its bases", () => {
+  const withBases = (d: ReturnType<typeof decl>, bases: string[]) => ({ ...d, bases });
+  const file = (...declarations: ReturnType<typeof decl>[]): ModuleOutline => ({
+    declarations,
+    reexports: [],
+  });
+  const index = new SymbolIndex(LIMITS);
+  // A class reopened in two files; a superclass with a mixin; a constant assigned an instance.
+  index.set("/w/lib/pry.rb", "ruby", file(decl("Pry", "class", [decl("run", "method")])));
+  index.set("/w/lib/pry_class.rb", "ruby", file(decl("Pry", "class", [decl("binding_for", "method")])));
+  index.set("/w/lib/text.rb", "ruby", file(decl("Text", "module", [decl("bold", "method")])));
+  index.set("/w/lib/command.rb", "ruby", file(withBases(decl("Command", "class"), ["Helpers::Text"])));
+  index.set("/w/lib/edit.rb", "ruby", file(withBases(decl("Edit", "class"), ["Pry::Command"])));
+  index.set("/w/lib/set.rb", "ruby", file(decl("CommandSet", "class", [decl("add_command", "method")])));
+  index.set("/w/lib/commands.rb", "ruby", file(withBases(decl("Commands", "variable"), ["CommandSet"])));
+  const near = { path: "/w/lib/cli.rb", family: "ruby" as Family };
+  const paths = (hits: { path: string }[]) => hits.map((h) => h.path);
+
+  it.each([
+    {
+      name: "the member of a class reopened elsewhere",
+      args: ["binding_for", "Pry"],
+      want: ["/w/lib/pry_class.rb"],
+    },
+    { name: "no member of another container", args: ["bold", "Pry"], want: [] },
+    { name: "through a base's mixin, two levels up", args: ["bold", "Edit"], want: ["/w/lib/text.rb"] },
+    { name: "through a constant's class", args: ["add_command", "Commands"], want: ["/w/lib/set.rb"] },
+    { name: "of any container", args: ["bold", undefined], want: ["/w/lib/text.rb"] },
+  ])("$name", ({ args: [name, owner], want }) => {
+    expect(paths(index.lookupMember(name!, near, 3, owner))).toEqual(want);
+  });
+  it("keeps members apart from top-level names, and counts and forgets them with their file", () => {
+    expect(index.lookup("bold", near, 3)).toEqual([]);
+    expect(index.lookupMember("bold", near, 1)[0]).toMatchObject({ owner: "Text", kind: "method" });
+    const entries = index.entries;
+    index.remove("/w/lib/text.rb");
+    expect(index.entries).toBe(entries - 2);
+    expect(index.lookupMember("bold", near, 3)).toEqual([]);
+  });
+});
+
 describe("SymbolIndex: bounds and changes", () => {
   it("refuses a new file when full, but takes a changed one in place of its old entries", () => {
     const index = new SymbolIndex({ maxFiles: 2, maxEntries: 1000, maxPerFile: 100 });
@@ -323,8 +364,8 @@ describe("WorkspaceSymbols: C# names through the index", () => {
     };
     const found = await index.declarations(
       [
-        { name: "OrderService", distance: 0 },
-        { name: "Missing", distance: 1 },
+        { reference: { name: "OrderService", distance: 0 }, steps: [{ kind: "top", name: "OrderService" }] },
+        { reference: { name: "Missing", distance: 1 }, steps: [{ kind: "top", name: "Missing" }] },
       ],
       { path: "/w/src/Controllers/OrdersController.cs", family: "csharp", package: "Shop.Controllers" },
       host,

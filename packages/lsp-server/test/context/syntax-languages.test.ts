@@ -553,7 +553,11 @@ describe("references", () => {
       want: ["s@0", "Util.area@0", "Shape@1"],
     },
     { support: csharp, lines: ["var x = Money.From(", "// Skip(it)"], want: ["Money.From@1", "x@1"] },
-    { support: ruby, lines: ["cart = Shop::Cart.new(", "# Hidden.call"], want: ["Shop.Cart@1", "cart@1"] },
+    {
+      support: ruby,
+      lines: ["cart = Shop::Cart.new(", "# Hidden.call"],
+      want: ["Shop.Cart.new@1", "cart@1"],
+    },
     { support: php, lines: ["$u = User::find(", "$this->repo->save($u);"], want: ["$u@0", "User.find@1"] },
     { support: kotlin, lines: ["val s = Shape.create(", "// Hidden.x"], want: ["Shape.create@1", "s@1"] },
     {

@@ -26,6 +26,8 @@ export interface SyntaxLanguage {
   readonly implicit?: LanguageSupport["implicit"];
   /** See `LanguageSupport.packageFile`. */
   readonly packageFile?: LanguageSupport["packageFile"];
+  /** See `LanguageSupport.nesting`. */
+  readonly nesting?: LanguageSupport["nesting"];
   /** See `LanguageSupport.environment`. */
   readonly environment?: LanguageSupport["environment"];
 }
@@ -121,6 +123,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     ...(language.submodule ? { submodule: language.submodule } : {}),
     ...(language.implicit ? { implicit: language.implicit } : {}),
     ...(language.packageFile ? { packageFile: language.packageFile } : {}),
+    ...(language.nesting ? { nesting: language.nesting } : {}),
     ...(language.environment ? { environment: language.environment } : {}),
   };
 }
