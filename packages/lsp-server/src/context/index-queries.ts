@@ -71,12 +71,11 @@ export function indexSteps(
     steps.push(next === undefined ? { kind: "top", name } : { kind: "top", name, member: next });
   }
   const name = chain[0]!;
-  if (chain.length === 1 && IMPLICIT_RECEIVER.has(family) && !/^\p{Lu}/u.test(name)) {
-    const declaredHere = current.declarations.some((d) => member(d, name));
-    if (declaredHere) return [];
-    // The class the cursor is in first: its bases (superclass, mixins) are where the method most likely is.
-    if (enclosing !== undefined) steps.push({ kind: "member", owner: enclosing, name });
+  if (chain.length === 1 && current.declarations.some((d) => member(d, name))) return [];
+  // A bare name in a method: a member of the class the cursor is in (declared in another file: C++'s out-of-class
+  // definitions, a class reopened) or of its bases.
+  if (chain.length === 1 && enclosing !== undefined) steps.push({ kind: "member", owner: enclosing, name });
+  if (chain.length === 1 && IMPLICIT_RECEIVER.has(family) && !/^\p{Lu}/u.test(name))
     steps.push({ kind: "method", name });
-  }
   return steps;
 }

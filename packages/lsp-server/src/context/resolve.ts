@@ -79,6 +79,17 @@ function enclosingType(module: ParsedModule, line: number | undefined): Declarat
   return found;
 }
 
+/** The innermost top-level declaration of a file whose lines hold `line`, whatever its kind. */
+function innermostAt(module: ParsedModule, line: number | undefined): Declaration | undefined {
+  if (line === undefined) return undefined;
+  let found: Declaration | undefined;
+  for (const d of module.outline.declarations) {
+    if (d.startLine > line || line > d.endLine) continue;
+    if (!found || d.startLine >= found.startLine) found = d;
+  }
+  return found;
+}
+
 /** Whether a name is written like a type or a constant (upper case first): where a qualified path may lead. */
 function typeLike(name: string): boolean {
   return /^\p{Lu}/u.test(name);
@@ -324,10 +335,11 @@ class Resolution {
     const member = rest[0];
     const inners: Declaration[] = [];
     for (const declaration of target.declarations) {
-      out.push([target.path, declaration]);
       const inner = member === undefined ? undefined : declaration.members?.find((m) => m.name === member);
       if (inner) inners.push(inner);
+      // A member its container's snippet does not show goes first: when the budget is short, it is what was named.
       if (inner && !shows(declaration, inner)) out.push([target.path, inner]);
+      out.push([target.path, declaration]);
     }
     if (member === undefined) return out;
     if (inners.length === 0) {
@@ -484,6 +496,10 @@ class Resolution {
       return this.expand(target, chain.slice(best.length));
     }
     const rest = chain.slice(1);
+    // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
+    // method of the class's mixins before any other).
+    const member = chain.length === 1 ? await this.enclosingMember(reference.name, line) : undefined;
+    if (member) return [member];
     for (const imp of this.from.imports) {
       if (!imp.bindings.some((b) => b.local === "*")) continue;
       const target = await this.resolve(imp.specifier, this.from.path);
@@ -513,26 +529,57 @@ class Resolution {
         }
       }
     }
-    // A bare name in a type with bases: a method it inherits or mixes in (Ruby's implicit `self`).
-    const enclosing = chain.length === 1 ? this.enclosing(line) : undefined;
-    if (enclosing) {
-      const inherited = await this.inherited(this.from.path, [enclosing], reference.name, 0, new Set());
-      if (inherited) return [inherited];
-    }
     return [];
+  }
+
+  /**
+   * A bare name used in a method, as a member of its class: declared in another file (C++'s `Foo::run` defined out
+   * of its class, a GoogleTest fixture's), or inherited or mixed in (Ruby's implicit `self`, a Java superclass's
+   * method).
+   */
+  private async enclosingMember(
+    name: string,
+    line: number | undefined,
+  ): Promise<[string, Declaration] | undefined> {
+    const enclosing = this.enclosing(line);
+    if (enclosing?.outOfLine) {
+      const type = await this.pathIn(enclosing.outOfLine, this.from, this.nestingIn(this.from, line));
+      if (type?.kind === "declarations") {
+        for (const d of type.declarations) {
+          const inner = d.members?.find((m) => m.name === name);
+          if (inner) return [type.path, inner];
+        }
+        const inherited = await this.inherited(type.path, type.declarations, name, 0, new Set());
+        if (inherited) return inherited;
+      }
+    }
+    if (enclosing?.bases) return this.inherited(this.from.path, [enclosing], name, 0, new Set());
+    return undefined;
   }
 
   /**
    * The type around a line of the current file, with its bases: those its opening line names (read above the
    * cursor, `CursorScope.nesting`) and those of the file's declarations of that name (mixins in its body).
    */
-  private enclosing(line: number | undefined): Pick<Declaration, "bases" | "startLine"> | undefined {
+  private enclosing(
+    line: number | undefined,
+  ): { bases?: readonly string[]; startLine: number; outOfLine?: string } | undefined {
     const lexical = this.at?.nesting?.at(-1);
-    const name = lexical?.name ?? enclosingType(this.from, line)?.name;
-    if (name === undefined) return undefined;
+    let name = lexical?.external ? undefined : lexical?.name;
+    let outOfLine = lexical?.external ? lexical.path.join("::") : undefined;
+    if (lexical === undefined) {
+      const inner = innermostAt(this.from, line);
+      // A function named with its class (`Scanner::scan`, defined out of the class): the class is elsewhere.
+      const qualified = inner?.kind === "function" ? /^(.+)::[^:]+$/.exec(inner.name) : null;
+      if (qualified) outOfLine = qualified[1]!;
+      else name = enclosingType(this.from, line)?.name;
+    }
     const bases = new Set(lexical?.bases ?? []);
-    for (const d of declarationsNamed(this.from, name) ?? []) for (const b of d.bases ?? []) bases.add(b);
-    return bases.size === 0 ? undefined : { bases: [...bases], startLine: line ?? 0 };
+    if (name !== undefined)
+      for (const d of declarationsNamed(this.from, name) ?? []) for (const b of d.bases ?? []) bases.add(b);
+    const startLine = line ?? 0;
+    if (outOfLine !== undefined) return { startLine, outOfLine };
+    return bases.size === 0 ? undefined : { bases: [...bases], startLine };
   }
 }
 

@@ -213,10 +213,11 @@ export class WorkspaceSymbols {
       step.kind === "top" && step.member !== undefined
         ? declaration.members?.find((m) => m.name === step.member)
         : undefined;
+    // A member its container's snippet does not show first: it is what was named.
     return inner && !shows(declaration, inner)
       ? [
-          [hit.path, declaration],
           [hit.path, inner],
+          [hit.path, declaration],
         ]
       : [[hit.path, declaration]];
   }

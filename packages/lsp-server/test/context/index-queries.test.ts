@@ -52,10 +52,16 @@ describe("indexSteps", () => {
       want: ["bold", "Edit.bold", "*.bold"],
     },
     {
-      name: "a bare name elsewhere: only the top level",
+      name: "a bare name elsewhere: the top level, then a member of the class around the cursor (C++'s `Foo::run`)",
       ref: { name: "helper", distance: 0 },
-      family: "c",
-      enclosing: "Edit",
+      family: "cpp",
+      enclosing: "Scanner",
+      want: ["helper", "Scanner.helper"],
+    },
+    {
+      name: "outside any class: the top level only",
+      ref: { name: "helper", distance: 0 },
+      family: "cpp",
       want: ["helper"],
     },
   ])("$name", ({ ref, family, enclosing, want }) => {

@@ -3,7 +3,7 @@
 // (`Pry::Helpers::Text` → `pry/helpers/text.rb`), and inherited methods, on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { indentedNesting, RUBY_TYPE_LINE } from "../../src/context/nesting.js";
+import { indentedNesting, rubyTypeLine } from "../../src/context/nesting.js";
 import { rubyImplicit } from "../../src/context/resolve/ruby.js";
 import { findDeclarations } from "../../src/context/resolve.js";
 import type { ParsedModule, Reference } from "../../src/context/types.js";
@@ -90,7 +90,7 @@ describe("the nesting around the cursor, by indentation", () => {
     },
     { name: "the top level", lines: ["require 'x'", "X."], want: [] },
   ])("$name", ({ lines, want }) => {
-    expect(indentedNesting(lines, RUBY_TYPE_LINE)).toEqual(want);
+    expect(indentedNesting(lines, rubyTypeLine)).toEqual(want);
   });
 });
 
@@ -178,7 +178,7 @@ describe("Ruby resolution without require", () => {
   const env = { root: "/w", rubyLoadPath: ["/w/lib"] };
   const current = host.parse("/w/lib/pry/commands/edit.rb");
   const lines = files["/w/lib/pry/commands/edit.rb"]!.split("\n").slice(0, 4);
-  const at = { line: 3, nesting: indentedNesting(lines, RUBY_TYPE_LINE) };
+  const at = { line: 3, nesting: indentedNesting(lines, rubyTypeLine) };
   const resolve = async (reference: Reference) =>
     (await findDeclarations(ruby, current, [reference], host, env, {}, at)).map(
       (f) => `${f.path}:${f.declaration.name}`,

@@ -61,7 +61,7 @@ const CASES: Record<string, Case> = {
       "function main 13-17@13 +",
     ],
     imports: [
-      ['"foo.h"', "*=*"],
+      ["foo.h", "*=*"],
       ["<stdio.h>", "*=*"],
     ],
   },

@@ -1,6 +1,6 @@
 // Ruby: outlines from tree-sitter-ruby.
 import type { Node } from "web-tree-sitter";
-import { indentedNesting, RUBY_TYPE_LINE } from "../nesting.js";
+import { indentedNesting, rubyTypeLine } from "../nesting.js";
 import { findReferences } from "../references.js";
 import { rubyCandidates, rubyImplicit } from "../resolve/ruby.js";
 import { lastSegment, unquote } from "../syntax/nodes.js";
@@ -47,7 +47,7 @@ export const ruby: LanguageSupport = syntaxSupport({
   family: "ruby",
   candidates: rubyCandidates,
   implicit: rubyImplicit,
-  nesting: (lines) => indentedNesting(lines, RUBY_TYPE_LINE),
+  nesting: (lines) => indentedNesting(lines, rubyTypeLine),
   extensions: [".rb", ".rake", ".gemspec"],
   grammar: "ruby",
   query: QUERY,
