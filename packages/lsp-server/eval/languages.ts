@@ -89,6 +89,11 @@ export interface LanguageSpec {
    * language's ctags parser reports none (Ruby): they shadow another file's names, as ctags' locals do elsewhere.
    */
   readonly localNames?: (code: string) => Iterable<string>;
+  /**
+   * Whether a `private` member (ctags' access) is visible in its own class only, so never from another file (Java,
+   * C#): such a definition cannot be what another file's X names.
+   */
+  readonly privateMembers?: boolean;
 }
 
 const C_SYNTAX: Syntax = {
@@ -168,6 +173,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       patterns: { call: ["method"], new: ["class"], member: ["class", "interface", "enum"] },
     },
     ctagsKinds: ["--kinds-Java=+{local}"],
+    privateMembers: true,
     implicitReceiver: true,
     typeDot: true,
     member: true,
@@ -193,6 +199,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       },
     },
     ctagsKinds: ["--kinds-C#=+{local}"],
+    privateMembers: true,
     implicitReceiver: true,
     typeDot: true,
     member: true,

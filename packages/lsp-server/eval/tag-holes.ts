@@ -131,6 +131,8 @@ export function findTagHoles(
       if (use.qualifier && !scopeFits(use.qualifier, index.definitions.get(name)!)) continue;
       if (reach.visible(file, name, use.qualifier?.path.at(-1), defining) === false) continue;
       const definitions = index.definitions.get(name)!;
+      // A private member of another file's class is not what this file names (Java's, C#'s).
+      if (spec.privateMembers && definitions.every((t) => t.access === "private")) continue;
       const allowed = spec.kinds.patterns?.[use.pattern];
       if (allowed && !definitions.some((t) => allowed.includes(t.kind))) continue;
       if (!use.qualifier && !spec.implicitReceiver && definitions.every(isMember)) continue;

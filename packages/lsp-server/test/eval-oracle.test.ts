@@ -429,6 +429,20 @@ describe("findTagHoles", () => {
     ]);
   });
 
+  it("Java: a private method of another file's class is never what a bare name names (JUnit's static import is)", () => {
+    const files: Record<string, string> = {
+      "a/ATest.java":
+        "package a;\nclass ATest {\n  void t() {\n    assertArrayEquals(x, y);\n    helper(1);\n  }\n}\n",
+      "a/BTest.java":
+        "package a;\nclass BTest {\n  private static void assertArrayEquals(Object a, Object b) {}\n  static void helper(int n) {}\n}\n",
+    };
+    const holes = holesOf("Java", files, "ATest class a/ATest.java:2\nBTest class a/BTest.java:2", [
+      { name: "assertArrayEquals", kind: "method", file: "a/BTest.java", line: 3, access: "private" },
+      { name: "helper", kind: "method", file: "a/BTest.java", line: 4, access: "default" },
+    ]);
+    expect(holes.map((h) => [h.id, h.name])).toEqual([["a/ATest.java:5:12", "helper"]]);
+  });
+
   it("drops a name defined in several files, and one whose declaration line the current file holds", () => {
     const files: Record<string, string> = {
       "main.py": "from util import helper, twice\nhelper(1)\ntwice(2)\n# def twice(x):\n",

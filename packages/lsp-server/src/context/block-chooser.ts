@@ -12,7 +12,7 @@ import type { OpenModules } from "./open-modules.js";
 import { supportOf } from "./parse-file.js";
 import type { ProjectEnv } from "./project-env.js";
 import type { RecentEdits } from "./recent-edits.js";
-import { findDeclarations } from "./resolve.js";
+import { findDeclarations, shows } from "./resolve.js";
 import type { SimilarIndex } from "./similar-index.js";
 import type { SourceCache } from "./source-cache.js";
 import type {
@@ -235,6 +235,12 @@ export class BlockChooser {
       for (const [name, ref] of wanted) {
         const declaration = names.get(name);
         if (!declaration) continue;
+        // `Type.member`: the member too, first, when the type's snippet does not show it (as resolution gives it).
+        const inner =
+          name === ref.name && ref.member !== undefined
+            ? declaration.members?.find((m) => m.name === ref.member)
+            : undefined;
+        if (inner && !shows(declaration, inner)) out.push({ path, declaration: inner, reference: ref });
         out.push({ path, declaration, reference: ref });
         sources.add(path);
         wanted.delete(name);

@@ -283,3 +283,27 @@ describe("the workspace symbol index and open documents", () => {
     repo.dispose();
   });
 });
+
+describe("Java", () => {
+  it("gives the member of a type found in an open document, when the type's snippet does not show it", async () => {
+    const methods = Array.from(
+      { length: 60 },
+      (_, i) => `    public static int m${i}(int x) {\n        return x + ${i};\n    }`,
+    ).join("\n");
+    // In a package the file does not import (a name resolution cannot reach): the open document has it.
+    const util = `package lib;\n\npublic class Util {\n${methods}\n}\n`;
+    const utilPath = write("src/lib/Util.java", util);
+    const app = "package app;\n\nclass App {\n    int run() {\n        return Util.m57(";
+    const appPath = write("src/app/App.java", app);
+    const { documents, repo } = repository();
+    const utilUri = pathToFileURL(utilPath).href;
+    documents.didOpen({ textDocument: { uri: utilUri, languageId: "java", version: 1, text: util } });
+    repo.didOpen(utilUri);
+    const appUri = pathToFileURL(appPath).href;
+    documents.didOpen({ textDocument: { uri: appUri, languageId: "java", version: 1, text: app } });
+    repo.didOpen(appUri);
+    const { block } = await repo.block(documents.get(appUri)!, { line: 4, character: 26 }, 1024);
+    repo.dispose();
+    expect(block.text).toContain("public static int m57(int x) {");
+  });
+});
