@@ -19,6 +19,13 @@ export interface ReferenceRules {
   readonly arrows?: boolean;
   /** Chains of up to four identifiers are kept (Python's `pkg.mod.func`). Default false: two. */
   readonly chains?: boolean;
+  /** The longest chain kept when `chains` is on. Default 4 (Rust's `crate::a::b::c::Type` needs more). */
+  readonly chainLength?: number;
+  /**
+   * Keywords that name a module when a path starts with them (Rust's `crate::`, `super::`, `self::`): then they
+   * are references like names. Default none.
+   */
+  readonly pathKeywords?: ReadonlySet<string>;
   /**
    * Characters that end a name when written right after it, not before `=` (Ruby's `empty?`, `save!`; not
    * `a != b`). Default none.
@@ -112,7 +119,8 @@ export function findReferences(
     i = identifierEnd(code, i, rules.suffixes);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
-    if (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))) continue;
+    const pathStart = rules.pathKeywords?.has(name) === true && code.startsWith("::", skipSpace(code, i));
+    if (!pathStart && (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name)))) continue;
     let member: string | undefined;
     let chain: string[] | undefined;
     let j = skipSpace(code, i);
@@ -127,7 +135,7 @@ export function findReferences(
         chain ??= [name, member];
         chain.push(link);
       }
-      if (!rules.chains || (chain?.length ?? 2) >= 4) break;
+      if (!rules.chains || (chain?.length ?? 2) >= (rules.chainLength ?? 4)) break;
       j = skipSpace(code, end);
       width = separatorAt(code, j, rules);
     }

@@ -404,6 +404,11 @@ class Resolution {
     if (name === undefined) return undefined;
     if (parts.length === 1) return this.nameIn(name, module, nesting);
     const qualifiers = parts.slice(0, -1);
+    // A module path (Rust's `crate::error::Error`): the module, then the name in it.
+    if (this.pathRoot(parts[0]!)) {
+      const target = await this.resolve(qualifiers.join("::"), module.path);
+      return target && (await this.exportOf(target, name, 0, new Set()));
+    }
     for (const candidate of this.implicit(name, module, { qualifiers, nesting })) {
       if (candidate.module || candidate.path.endsWith("/")) continue;
       const m = await this.module(candidate.path);
@@ -467,6 +472,14 @@ class Resolution {
     return nestingAt(module, line);
   }
 
+  private pathRoot(name: string): boolean {
+    try {
+      return this.support.pathRoot?.(name, this.env) === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The language's places for a name used without import; none when it has none or fails. */
   private implicit(name: string, module: ParsedModule, scope: ImplicitScope): readonly ImplicitCandidate[] {
     try {
@@ -496,6 +509,11 @@ class Resolution {
       return this.expand(target, chain.slice(best.length));
     }
     const rest = chain.slice(1);
+    // A path from a module (Rust's `crate::a::B`, `super::B`, `clap::B`).
+    if (rest.length > 0 && this.pathRoot(chain[0]!)) {
+      const root = await this.resolve(chain[0]!, this.from.path);
+      if (root) return this.expand(root, rest);
+    }
     // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
     // method of the class's mixins before any other).
     const member = chain.length === 1 ? await this.enclosingMember(reference.name, line) : undefined;

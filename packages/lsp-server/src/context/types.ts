@@ -255,8 +255,9 @@ export interface Reference {
   /** The identifier after the first `.` or `::`, if any. */
   readonly member?: string;
   /**
-   * The whole chain when it has more than two identifiers, first included, at most four (Python only, where
-   * `import pkg.mod` binds `pkg.mod` and `pkg.mod.func` names `func`). References differ by chain there.
+   * The whole chain when it has more than two identifiers, first included (Python's, where `import pkg.mod`
+   * binds `pkg.mod` and `pkg.mod.func` names `func`, and Ruby's at most four; Rust's `crate::a::b::Type` six).
+   * References differ by chain there.
    */
   readonly chain?: readonly string[];
   /** Lines between the reference and the cursor (0 = on the cursor line). */
@@ -335,6 +336,11 @@ export interface LanguageSupport {
    * constants by nesting, inherited methods). Absent: the current file's outline says.
    */
   nesting?(lines: readonly string[]): NestedType[];
+  /**
+   * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
+   * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
+   */
+  pathRoot?(name: string, env: ResolveEnv): boolean;
   /** Whether a file of a directory target belongs to it, for the importing file `fromFile`. Default: by extension. */
   packageFile?(fileName: string, fromFile: string): boolean;
   /**
