@@ -120,7 +120,8 @@ export function findReferences(
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
     const pathStart = rules.pathKeywords?.has(name) === true && code.startsWith("::", skipSpace(code, i));
-    if (!pathStart && (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name)))) continue;
+    if (!pathStart && (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))))
+      continue;
     let member: string | undefined;
     let chain: string[] | undefined;
     let j = skipSpace(code, i);

@@ -412,7 +412,14 @@ export const rust: LanguageSupport = {
   references: (lines, preceding) =>
     findReferences(
       lines,
-      { dialect: "rust", keywords: KEYWORDS, paths: true, chains: true, chainLength: 6, pathKeywords: PATH_ROOTS },
+      {
+        dialect: "rust",
+        keywords: KEYWORDS,
+        paths: true,
+        chains: true,
+        chainLength: 6,
+        pathKeywords: PATH_ROOTS,
+      },
       preceding,
     ),
   candidates: rustCandidates,
