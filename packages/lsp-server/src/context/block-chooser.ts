@@ -177,7 +177,7 @@ export class BlockChooser {
     // What the workspace symbol index finds for the names no import answered. It replaces what imports found for
     // a reference when that was not what the reference names (`Pry` for `Pry.binding_for`, a class reopened in
     // another file).
-    symbols.want();
+    symbols.want(support.family, path);
     const indexed = await this.#indexDeclarations(
       support,
       current,

@@ -10,6 +10,7 @@ import { BlockChooser } from "./block-chooser.js";
 import { CurrentImports } from "./current-imports.js";
 import type { DocumentSource } from "./document-lines.js";
 import { IgnoreRules } from "./ignore-rules.js";
+import { supportFor } from "./lang/index.js";
 import { OpenModules } from "./open-modules.js";
 import { parseFile, supportOf, supportOfPath } from "./parse-file.js";
 import { ProjectEnv } from "./project-env.js";
@@ -110,6 +111,14 @@ export class RepositoryContext {
         return support ? { family: support.family, outline: support.parse(text).outline } : undefined;
       },
       indexable: (path) => supportOfPath(path) !== undefined,
+      // A header of a C workspace waits for the C++ grammar until a C or C++ lookup asks the index.
+      waiting: (path) => {
+        const support = supportOfPath(path);
+        return support?.parserReady?.() === false ? support.family : undefined;
+      },
+      load: async (family) => {
+        await supportFor(family)?.ready?.();
+      },
     });
     const mayUse = (path: string) => this.#sources.mayUse(path);
     this.#open = new OpenModules({

@@ -518,11 +518,15 @@ class Resolution {
     // method of the class's mixins before any other).
     const member = chain.length === 1 ? await this.enclosingMember(reference.name, line) : undefined;
     if (member) return [member];
-    for (const imp of this.from.imports) {
-      if (!imp.bindings.some((b) => b.local === "*")) continue;
-      const target = await this.resolve(imp.specifier, this.from.path);
-      const found = target && (await this.exportOf(target, reference.name, 0, new Set()));
-      if (found) return this.expand(found, rest);
+    // Glob imports, breadth first: what the file's own imports declare, then what they import in turn (a C file's
+    // tenth `#include` is read before its first one's includes use up the file budget).
+    const globs = this.from.imports.filter((imp) => imp.bindings.some((b) => b.local === "*"));
+    for (const hops of [this.maxHops, 0]) {
+      for (const imp of globs) {
+        const target = await this.resolve(imp.specifier, this.from.path);
+        const found = target && (await this.exportOf(target, reference.name, hops, new Set()));
+        if (found) return this.expand(found, rest);
+      }
     }
     // Names no import binds: a Go package's other files, a Java class of the same package, an OCaml module, a Ruby
     // constant by its path. The deepest part of a qualified type path first (`Pry::Helpers::Text` is `Text`).

@@ -288,6 +288,11 @@ export interface LanguageSupport {
    */
   ready?(): Promise<void> | undefined;
   /**
+   * Whether `parse` can run now (its grammar loaded, or failed for good), starting nothing. Absent: always (the
+   * hand-written parsers).
+   */
+  parserReady?(): boolean;
+  /**
    * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
    * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
    * document (its URI). Absent: `parse` is used.

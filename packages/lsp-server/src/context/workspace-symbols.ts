@@ -1,11 +1,11 @@
 // The workspace symbol index's edge: built in the background after the first request that wants it, in small
 // slices that yield to the event loop, kept up to date on file changes and open-buffer edits, every read behind
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import type { IndexQuery, IndexStep } from "./index-queries.js";
 import { shows } from "./resolve.js";
-import { type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
+import { indexGroup, type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
 import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "./types.js";
 
 /**
@@ -42,6 +42,14 @@ export interface WorkspaceSymbolsOptions {
   outline(path: string, text: string): { family: Family; outline: ModuleOutline } | undefined;
   /** Whether a file name may be of an indexed family (by extension), to skip reading the others. */
   indexable(path: string): boolean;
+  /**
+   * The family of a file whose parser cannot run yet (its grammar is not loaded), else undefined: such files wait,
+   * unread, until a lookup from their family group loads the parser (`load`), so that a grammar loads for the
+   * languages in use only, and no file is indexed empty. Default: every parser is ready.
+   */
+  waiting?(path: string): Family | undefined;
+  /** Loads a family's parser (resolves, never rejects, once `waiting` no longer names it). */
+  load?(family: Family): Promise<void>;
   /** Runs the next slice of the build. Default `setImmediate` (after pending I/O and messages). */
   defer?: (work: () => void) => void;
   limits?: SymbolIndexLimits;
@@ -68,6 +76,10 @@ export class WorkspaceSymbols {
   #holds = 0;
   readonly #resume: Array<() => void> = [];
   readonly #defer: (work: () => void) => void;
+  /** Files waiting for their family's parser (see `waiting`), by family; a family's files go once it loads. */
+  readonly #waiting = new Map<Family, string[]>();
+  /** Family groups whose lookups the index has served (`want(family)`): their waiting files load. */
+  readonly #inUse = new Set<string>();
 
   constructor(private readonly options: WorkspaceSymbolsOptions) {
     this.index = new SymbolIndex(options.limits ?? INDEX_LIMITS);
@@ -83,12 +95,21 @@ export class WorkspaceSymbols {
     return this.#bytes;
   }
 
-  /** Start the build if it has not started. */
-  want(): void {
+  /**
+   * Start the build if it has not started. `family`: the language of the request that wants it; the files of its
+   * group that wait for their parser (see `waiting`) are indexed once it loads. `near`: the file of that request:
+   * the build starts at its folder and goes up to the workspace folder before the rest (lookups rank the nearest
+   * files first, and those are what the first requests need).
+   */
+  want(family?: Family, near?: string): void {
+    if (family !== undefined && !this.#inUse.has(indexGroup(family))) {
+      this.#inUse.add(indexGroup(family));
+      this.#loadWaiting();
+    }
     if (this.#state !== "idle") return;
     this.#state = "building";
     const generation = this.#generation;
-    this.#built = this.#build(generation).catch(() => {
+    this.#built = this.#build(generation, near).catch(() => {
       // A failed build leaves what it indexed.
     });
   }
@@ -123,6 +144,7 @@ export class WorkspaceSymbols {
   fileChanged(path: string): void {
     if (this.#state === "idle" || !this.options.indexable(path)) return;
     if (!this.options.workspace.folderOf(path)) return;
+    if (this.#wait(path)) return;
     const generation = this.#generation;
     void this.options.files.readText(path).then(
       (text) => {
@@ -149,6 +171,8 @@ export class WorkspaceSymbols {
   /** Forget everything (folders, ignore files or exclusions changed); the next `want()` builds anew. */
   clear(): void {
     this.#generation++;
+    this.#waiting.clear();
+    this.#inUse.clear();
     this.index.clear();
     this.#bytes = 0;
     this.#state = "idle";
@@ -222,10 +246,61 @@ export class WorkspaceSymbols {
       : [[hit.path, declaration]];
   }
 
-  async #build(generation: number): Promise<void> {
+  /** Reads, outlines and indexes one file (within the build's byte bound). */
+  async #indexFile(file: string, generation: number): Promise<void> {
+    const text = await this.options.files.readText(file);
+    if (generation !== this.#generation || text === undefined) return;
+    this.#bytes += text.length;
+    const parsed = this.options.outline(file, text);
+    if (parsed) this.index.set(file, parsed.family, parsed.outline);
+  }
+
+  /** Whether a file waits for its family's parser (and is now listed as waiting). */
+  #wait(file: string): boolean {
+    const family = this.options.waiting?.(file);
+    if (family === undefined) return false;
+    const list = this.#waiting.get(family);
+    if (list) {
+      if (!list.includes(file)) list.push(file);
+    } else this.#waiting.set(family, [file]);
+    if (this.#inUse.has(indexGroup(family))) this.#loadWaiting();
+    return true;
+  }
+
+  /**
+   * The waiting files of the groups in use are indexed once their parser loads, in slices like the build's
+   * (lookups meanwhile answer from what is indexed).
+   */
+  #loadWaiting(): void {
+    const generation = this.#generation;
+    for (const [waiting, files] of this.#waiting) {
+      if (!this.#inUse.has(indexGroup(waiting)) || !this.options.load) continue;
+      this.#waiting.delete(waiting);
+      void this.options.load(waiting).then(async () => {
+        const maxBytes = this.options.maxBytes ?? MAX_INDEX_BYTES;
+        for (let i = 0; i < files.length; i++) {
+          if (i > 0 && i % SLICE_ITEMS === 0) await new Promise<void>((resolve) => this.#defer(resolve));
+          await this.#unheld();
+          if (generation !== this.#generation) return;
+          const file = files[i]!;
+          if (this.index.files >= this.index.limits.maxFiles || this.#bytes >= maxBytes) return;
+          if (!this.index.has(file)) await this.#indexFile(file, generation);
+        }
+      });
+    }
+  }
+
+  async #build(generation: number, near?: string): Promise<void> {
     const { files, workspace } = this.options;
     const maxBytes = this.options.maxBytes ?? MAX_INDEX_BYTES;
-    const dirs = workspace.folders.map((folder) => folder.path);
+    const dirs: string[] = [];
+    const home = near === undefined ? undefined : workspace.folderOf(near)?.path;
+    if (near !== undefined && home !== undefined) {
+      for (let dir = dirname(near); dir.startsWith(home) && dir.length > home.length; dir = dirname(dir))
+        dirs.push(dir);
+    }
+    dirs.push(...workspace.folders.map((folder) => folder.path));
+    const done = new Set<string>();
     const pending: string[] = [];
     let listed = 0;
     while (dirs.length > 0 || pending.length > 0) {
@@ -239,13 +314,8 @@ export class WorkspaceSymbols {
             dirs.length = 0;
             break;
           }
-          if (this.index.has(file)) continue;
-          const text = await files.readText(file);
-          if (generation !== this.#generation) return;
-          if (text === undefined) continue;
-          this.#bytes += text.length;
-          const parsed = this.options.outline(file, text);
-          if (parsed) this.index.set(file, parsed.family, parsed.outline);
+          if (this.index.has(file) || this.#wait(file)) continue;
+          await this.#indexFile(file, generation);
           continue;
         }
         const dir = dirs.shift();
@@ -253,6 +323,8 @@ export class WorkspaceSymbols {
           dirs.length = 0;
           continue;
         }
+        if (done.has(dir)) continue;
+        done.add(dir);
         listed++;
         const names = (await files.list(dir)) ?? [];
         for (const name of [...names].sort()) {

@@ -52,6 +52,30 @@ describe("C and C++ includes", () => {
     expect(await found(c, files, "/w/src/main.c", refs, { root: "/w" })).toEqual(want);
   });
 
+  it("reads the file's own includes before what they include (the file budget is not spent on the first's tree)", async () => {
+    const c = stubSupport("c", [".c", ".h"], { candidates: cFamilyCandidates });
+    const tree: Record<string, FixtureFile> = {
+      "/w/src/ssl.c": { imports: [glob("big.h"), glob("debug.h")] },
+      "/w/src/big.h": { imports: [glob("b1.h"), glob("b2.h"), glob("b3.h")] },
+      "/w/src/b1.h": { declarations: [decl("b1")] },
+      "/w/src/b2.h": { declarations: [decl("b2")] },
+      "/w/src/b3.h": { declarations: [decl("DEBUG_MSG", "function")] },
+      "/w/src/debug.h": { declarations: [decl("DEBUG_MSG", "function")] },
+    };
+    const host = new FixtureHost(tree);
+    const results = await findDeclarations(
+      c,
+      host.parsed("/w/src/ssl.c"),
+      [ref("DEBUG_MSG")],
+      host,
+      { root: "/w" },
+      {
+        maxFiles: 3,
+      },
+    );
+    expect(results.map((r) => r.path)).toEqual(["/w/src/debug.h"]);
+  });
+
   it("finds a header in an include directory of compile_commands.json, and not without it", async () => {
     const tree = { ...files, "/w/src/main.c": { imports: [glob("lib/ext.h")] } };
     expect(await found(c, tree, "/w/src/main.c", [ref("ext_fn")], { root: "/w" })).toEqual([]);

@@ -292,6 +292,24 @@ describe("WorkspaceSymbols: the build", () => {
     expect(names("C4")).toEqual(["m4.py"]);
   });
 
+  it("starts at the folder of the file that wants it (its subfolders queued first), then its parents, then the rest, each folder once", async () => {
+    write("a/x.py", "class X:\n    pass\n");
+    write("b/c/near.py", "class Near:\n    pass\n");
+    write("b/c/d/deeper.py", "class Deeper:\n    pass\n");
+    write("b/up.py", "class Up:\n    pass\n");
+    write("top.py", "class Top:\n    pass\n");
+    const { symbols, asked, build } = setUp();
+    symbols.want("python", join(root, "b/c/near.py"));
+    await build();
+    expect(asked.map((p) => p.slice(root.length + 1))).toEqual([
+      "b/c/near.py",
+      "b/up.py",
+      "top.py",
+      "b/c/d/deeper.py",
+      "a/x.py",
+    ]);
+  });
+
   it("stops at its file bound", async () => {
     for (let i = 0; i < 20; i++) write(`m${i}.py`, `class C${i}:\n    pass\n`);
     const { build, symbols } = setUp({ maxFiles: 5 });
@@ -334,6 +352,53 @@ describe("WorkspaceSymbols: changes", () => {
     expect(names("First")).toEqual([]);
     await build();
     expect(names("First")).toEqual(["a.py"]);
+  });
+});
+
+describe("WorkspaceSymbols: families whose parser is not loaded yet", () => {
+  it("leaves their files unread until a lookup of their group wants them, then indexes them once it loads", async () => {
+    write("a.py", "class Ready:\n    pass\n");
+    write("b.rb", "Waiting\n");
+    write("c.rb", "Late\n");
+    const workspace = new Workspace();
+    workspace.set([{ uri: pathToUri(root) }]);
+    const ignore = new IgnoreRules((path) => readFile(path, "utf8").catch(() => undefined));
+    const cache = new SourceCache<string>({ workspace, ignore, exclude: () => [], parse: (_, text) => text });
+    const read: string[] = [];
+    let loaded = false;
+    let loads = 0;
+    // Each `.rb` file declares a class named by its text, but only once its "grammar" is loaded.
+    const symbols = new WorkspaceSymbols({
+      workspace,
+      files: {
+        subdirectories: (dir) => cache.subdirectories(dir),
+        list: (dir) => cache.list(dir),
+        readText: (path) => {
+          read.push(path.slice(root.length + 1));
+          return cache.readText(path);
+        },
+        mayUse: (path) => cache.mayUse(path),
+      },
+      outline: (path, text) =>
+        path.endsWith(".py")
+          ? { family: "python", outline: python.parse(text).outline }
+          : { family: "ruby", outline: outline(loaded ? [text.trim()] : []) },
+      indexable: (path) => path.endsWith(".py") || path.endsWith(".rb"),
+      waiting: (path) => (path.endsWith(".rb") && !loaded ? "ruby" : undefined),
+      load: async () => {
+        loads++;
+        loaded = true;
+      },
+    });
+    const names = (name: string) => symbols.index.lookup(name, { path: "/elsewhere.rb", family: "ruby" }, 5);
+    symbols.want("python");
+    await symbols.whenBuilt();
+    expect(read).toEqual(["a.py"]);
+    expect(names("Waiting")).toEqual([]);
+    symbols.want("ruby");
+    await until(() => names("Waiting").length === 1 && names("Late").length === 1);
+    expect(read.sort()).toEqual(["a.py", "b.rb", "c.rb"]);
+    expect(loads).toBe(1);
   });
 });
 

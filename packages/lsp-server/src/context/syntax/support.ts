@@ -93,6 +93,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
         ? loadGrammar(language.grammar).then(() => {})
         : undefined;
     },
+    parserReady: () => grammarNow(language.grammar) !== undefined,
     parse(text) {
       if (text.length > MAX_PARSE_CHARS) return EMPTY;
       return guarded((grammar) => {
