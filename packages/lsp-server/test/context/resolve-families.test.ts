@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cFamilyCandidates } from "../../src/context/resolve/c-family.js";
+import { csharpImplicit, namespaceRoot } from "../../src/context/resolve/csharp.js";
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../../src/context/resolve/jvm.js";
 import { ocamlCandidates, ocamlImplicit } from "../../src/context/resolve/ocaml.js";
 import { phpCandidates, phpImplicit } from "../../src/context/resolve/php.js";
@@ -214,6 +215,41 @@ describe("Ruby require, require_relative and autoloaded constants", () => {
     expect(
       await found(ruby, files, "/w/lib/shop/cart.rb", refs, { root: "/w", rubyLoadPath: ["/w/lib"] }),
     ).toEqual(want);
+  });
+});
+
+describe("C# types by the file and folder conventions of .NET projects", () => {
+  it.each([
+    {
+      name: "the namespace's root maps to the folder its segments end in",
+      ns: "dnlib.DotNet",
+      dir: "/w/src/DotNet",
+      want: { namespace: "dnlib", dir: "/w/src" },
+    },
+    {
+      name: "no folder named after it: the file's folder",
+      ns: "Newtonsoft.Json",
+      dir: "/w/Src",
+      want: { namespace: "Newtonsoft.Json", dir: "/w/Src" },
+    },
+    { name: "deeper", ns: "Shop.Api.Orders", dir: "/w/Api/Orders", want: { namespace: "Shop", dir: "/w" } },
+  ])("$name", ({ ns, dir, want }) => {
+    expect(namespaceRoot(ns, dir)).toEqual(want);
+  });
+
+  it("looks for `Name.cs` beside the file, then in the folders of the enclosing and used namespaces", () => {
+    const from = {
+      path: "/w/src/DotNet/Emit/Reader.cs",
+      imports: [glob("dnlib.Threading", 0), glob("System.Text", 1), named("dnlib.IO", "IO", "*", 2)],
+      outline: { declarations: [], reexports: [], package: "dnlib.DotNet.Emit" },
+    };
+    expect(csharpImplicit("ListCreator", from, { root: "/w" }).map((c) => c.path)).toEqual([
+      "/w/src/DotNet/Emit/ListCreator.cs",
+      "/w/src/DotNet/ListCreator.cs",
+      "/w/src/ListCreator.cs",
+      "/w/src/Threading/ListCreator.cs",
+    ]);
+    expect(csharpImplicit("value", from, { root: "/w" })).toEqual([]);
   });
 });
 

@@ -535,6 +535,31 @@ describe("snippets", () => {
   });
 });
 
+describe("the package or namespace a file declares (ModuleOutline.package)", () => {
+  it.each([
+    { support: java, text: "package org.apache.lang3;\nclass A {}", want: "org.apache.lang3" },
+    { support: kotlin, text: "package com.shop.cart\nclass A", want: "com.shop.cart" },
+    { support: scala, text: "package com.shop\nclass A", want: "com.shop" },
+    {
+      support: csharp,
+      text: "using System;\nnamespace dnlib.DotNet {\n  class A {}\n}",
+      want: "dnlib.DotNet",
+    },
+    { support: csharp, text: "namespace Shop.Cart;\nclass A {}", want: "Shop.Cart" },
+    { support: php, text: "<?php\nnamespace Monolog\\Handler;\nclass A {}", want: "Monolog\\Handler" },
+    { support: java, text: "class A {}", want: undefined },
+    {
+      name: "a file's head parsed alone, its namespace not closed",
+      support: csharp,
+      text: "using System;\nnamespace dnlib.DotNet {\n  class A {\n    void F() {",
+      want: "dnlib.DotNet",
+    },
+    { support: php, text: "<?php\nnamespace App\\Http {\n  class A {", want: "App\\Http" },
+  ])("$support.family: $want", ({ support, text, want }) => {
+    expect(support.parse(text).outline.package).toBe(want);
+  });
+});
+
 describe("references", () => {
   it.each([
     {

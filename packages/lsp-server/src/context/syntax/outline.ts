@@ -74,6 +74,11 @@ export interface SyntaxRules {
    * too, since `class Pry; class Indent` declares `Pry::Indent`, which code names `Indent` or `Pry::Indent`.
    */
   namespaces?: ReadonlySet<DeclarationKind>;
+  /**
+   * The package line read from the text when the query's `@package` capture finds none (group 1): a text cut
+   * before its namespace's closing brace (the head of a file, parsed alone) may lose the namespace node.
+   */
+  packageLine?: RegExp;
 }
 
 /** What a module's export statements say besides its declarations (see `ModuleOutline`). */
@@ -167,10 +172,17 @@ interface Placed {
 function collect(
   matches: readonly QueryMatch[],
   rules: SyntaxRules,
-): { definitions: Definition[]; imports: ModuleImport[]; exports: CollectedExports; bases: Node[] } {
+): {
+  definitions: Definition[];
+  imports: ModuleImport[];
+  exports: CollectedExports;
+  bases: Node[];
+  pkg: string | undefined;
+} {
   const definitions: Definition[] = [];
   const imports: ModuleImport[] = [];
   const bases: Node[] = [];
+  let pkg: string | undefined;
   const exports: CollectedExports = {
     reexports: [],
     localExports: [],
@@ -187,6 +199,7 @@ function collect(
       else if (captured === "declarator") declarator = capture.node;
       else if (captured === "import") imports.push(...rules.imports(capture.node));
       else if (captured === "base") bases.push(capture.node);
+      else if (captured === "package") pkg ??= capture.node.text.replace(/\s+/g, "").replace(/^\\/, "");
       else if (captured === "export" && rules.exports) {
         const found = rules.exports(capture.node);
         exports.reexports.push(...(found.reexports ?? []));
@@ -217,7 +230,7 @@ function collect(
     }
   }
   imports.sort((a, b) => a.line - b.line);
-  return { definitions, imports, exports, bases };
+  return { definitions, imports, exports, bases, pkg };
 }
 
 /** The default {@link SyntaxRules.namespaces}. */
@@ -273,7 +286,7 @@ function addBase(placed: readonly Placed[], base: Node): void {
  * for the snippet.
  */
 export function outlineFromMatches(text: string, matches: readonly QueryMatch[], rules: SyntaxRules): Parsed {
-  const { definitions, imports, exports, bases } = collect(matches, rules);
+  const { definitions, imports, exports, bases, pkg } = collect(matches, rules);
   const placed: Placed[] = [];
   definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   const top: Item[] = [];
@@ -330,6 +343,13 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
   const { reexports, localExports, defaultExport } = exports;
   return {
     imports,
-    outline: outlineOf(new TextLines(text), merge(top), reexports, localExports, defaultExport),
+    outline: outlineOf(
+      new TextLines(text),
+      merge(top),
+      reexports,
+      localExports,
+      defaultExport,
+      pkg ?? rules.packageLine?.exec(text)?.[1]?.replace(/\s+/g, ""),
+    ),
   };
 }
