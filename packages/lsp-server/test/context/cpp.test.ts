@@ -5,8 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { cppTypeLine, indentedNesting } from "../../src/context/nesting.js";
 import { cFamilyCandidates } from "../../src/context/resolve/c-family.js";
-import { findDeclarations } from "../../src/context/resolve.js";
-import { code, importRows, summary, VirtualHost } from "./helpers.js";
+import { code, importRows, resolvedAt, summary, VirtualHost } from "./helpers.js";
 
 const { cpp } = SYNTAX_SUPPORTS;
 
@@ -153,20 +152,8 @@ describe("C++ includes and names", () => {
       }`,
   };
   const host = new VirtualHost(files);
-  const resolve = async (file: string, line: number, name: string) => {
-    const lines = files[file]!.split("\n").slice(0, line + 1);
-    const at = { line, nesting: indentedNesting(lines, cppTypeLine, "//") };
-    const found = await findDeclarations(
-      cpp,
-      host.parse(file),
-      [{ name, distance: 0 }],
-      host,
-      { root: "/w" },
-      {},
-      at,
-    );
-    return found.map((f) => `${f.path}:${f.declaration.name}`);
-  };
+  const resolve = (file: string, line: number, name: string) =>
+    resolvedAt(cpp, host, file, files[file]!, line, { name, distance: 0 });
 
   it.each([
     {

@@ -2,10 +2,9 @@
 // the class inherits (issue 17). Real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { indentedNesting, jvmTypeLine } from "../../src/context/nesting.js";
-import { findDeclarations } from "../../src/context/resolve.js";
+import { jvmTypeLine } from "../../src/context/nesting.js";
 import type { LanguageSupport } from "../../src/context/types.js";
-import { code, VirtualHost } from "./helpers.js";
+import { code, resolvedAt, VirtualHost } from "./helpers.js";
 
 const { java, csharp } = SYNTAX_SUPPORTS;
 
@@ -108,18 +107,10 @@ describe("a bare call of an inherited method", () => {
     },
   ];
   it.each(cases)("$support.family", async ({ support, files, from, line, name, want }) => {
-    const host = new VirtualHost(files);
-    const lines = files[from]!.split("\n").slice(0, line + 1);
-    const at = { line, nesting: indentedNesting(lines, jvmTypeLine, "//") };
-    const found = await findDeclarations(
-      support,
-      host.parse(from),
-      [{ name, distance: 0 }],
-      host,
-      { root: "/w" },
-      {},
-      at,
-    );
-    expect(found.map((f) => `${f.path}:${f.declaration.name}`)).toEqual(want);
+    const found = await resolvedAt(support, new VirtualHost(files), from, files[from]!, line, {
+      name,
+      distance: 0,
+    });
+    expect(found).toEqual(want);
   });
 });
