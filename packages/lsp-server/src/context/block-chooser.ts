@@ -57,6 +57,21 @@ const MAX_INDEX_NAMES = 6;
  */
 const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", "php", "ocaml", "bash"]);
 
+/** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
+const STATEMENT_SEARCH_LINES = 2000;
+
+/**
+ * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
+ * line where the language says reading may start (not inside a docstring), or to the top of the file.
+ */
+function precedingStart(doc: OpenDocument, from: number, support: LanguageSupport): number {
+  const start = Math.max(0, from - PRECEDING_LINES);
+  if (!support.statementStart || start === 0) return start;
+  for (let line = start; line >= 0 && start - line <= STATEMENT_SEARCH_LINES; line--)
+    if (support.statementStart(doc.buffer.lineAt(line))) return line;
+  return start - STATEMENT_SEARCH_LINES > 0 ? start : 0;
+}
+
 /** Where a choice reads from: the other concepts of repository context. */
 export interface BlockChooserParts {
   documents: DocumentSource;
@@ -146,7 +161,7 @@ export class BlockChooser {
     const lines: string[] = [];
     for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
     lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
-    const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
+    const preceding = linesOf(doc, precedingStart(doc, from, support), from);
     const references = support.references(lines, preceding, imported);
     let nesting: NestedType[] | undefined;
     if (support.nesting) {

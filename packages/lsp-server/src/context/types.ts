@@ -310,6 +310,12 @@ export interface LanguageSupport {
    */
   references(lines: readonly string[], preceding?: string, bound?: ReadonlySet<string>): Reference[];
   /**
+   * Whether reading may start at a line, sure that it is not inside a string or a comment: Python's `def` or
+   * `class` at the left margin (a docstring may span hundreds of lines). The text before the searched lines starts
+   * at such a line. Absent: any line (strings and comments of the language span few lines).
+   */
+  statementStart?(line: string): boolean;
+  /**
    * Absolute paths a specifier may name, most likely first; a path ending in `/` is a directory (a Go package).
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.
    */

@@ -132,6 +132,20 @@ describe("Python", () => {
   });
 });
 
+describe("Python docstrings", () => {
+  it("reads the lines before the cursor from a definition's start, not from inside a long docstring", async () => {
+    write("app/loop.py", "def loop_last(values):\n    yield from values\n");
+    // More imported names than are looked up ahead of their use: `loop_last` must be found as used.
+    const others = Array.from({ length: 10 }, (_, i) => `h${i}`);
+    write("app/other.py", others.map((n) => `def ${n}():\n    pass\n`).join(""));
+    const doc = Array.from({ length: 200 }, (_, i) => `    Line ${i} of the doc, "quoted".`).join("\n");
+    const body = Array.from({ length: 150 }, (_, i) => `    x_${i} = ${i}`).join("\n");
+    const text = `from app.other import ${others.join(", ")}\nfrom app.loop import loop_last\n\ndef install():\n    """Install it.\n${doc}\n    """\n${body}\n    for a in loop_last(`;
+    const block = await blockText("app/pretty.py", "python", text, text.split("\n").length - 1);
+    expect(block).toContain("def loop_last(values):");
+  });
+});
+
 describe("Rust", () => {
   it("outlines the items of `cfg_if!` and cfg macros: a name defined once per platform is reached through either", async () => {
     const files = {
