@@ -22,11 +22,15 @@ export interface Tag {
   readonly language?: string;
   /** The kind of what it is declared in: `class`, `struct`, `package`, `function`…; none at the top level. */
   readonly scopeKind?: string;
+  /** What it is declared in, as ctags writes it: `Pry.Slop` (Ruby), `YAML::detail` (C++); none at the top level. */
+  readonly scope?: string;
+  /** Its access, where the language has one and ctags reads it: `public`, `private`, `protected`, `default`. */
+  readonly access?: string;
 }
 
 /**
  * The options the eval runs ctags with (after the binary, before the file list on stdin): no option files, JSON,
- * line, end line and language of each tag, no pattern; and the kinds ctags leaves off that the oracle reads
+ * line, end line, language and access of each tag, no pattern; and the kinds ctags leaves off that the oracle reads
  * (locals and parameters that shadow a name, C prototypes). The smoke test's committed output is regenerated with
  * `cd test/fixtures/eval-corpus-c && find src lib -type f | sort | ctags <these options, quoted> >
  * ../eval-corpus-c.tags.jsonl` (ctags from `scripts/provision-editors.sh --print-bin ctags`).
@@ -34,7 +38,7 @@ export interface Tag {
 export const CTAGS_OPTIONS: readonly string[] = [
   "--options=NONE",
   "--output-format=json",
-  "--fields=+nel",
+  "--fields=+nela",
   "--fields=-P",
   "--sort=no",
   ...new Set(Object.values(LANGUAGES).flatMap((spec) => spec.ctagsKinds ?? [])),
@@ -55,7 +59,7 @@ export function parseTags(output: string): Tag[] {
     } catch {
       continue;
     }
-    const { _type, name, path: file, line: at, kind, end, language, scopeKind } = json;
+    const { _type, name, path: file, line: at, kind, end, language, scopeKind, scope, access } = json;
     if (_type !== "tag" || typeof name !== "string" || typeof file !== "string") continue;
     if (typeof at !== "number" || typeof kind !== "string") continue;
     tags.push({
@@ -66,6 +70,8 @@ export function parseTags(output: string): Tag[] {
       ...(typeof end === "number" ? { end } : {}),
       ...(typeof language === "string" ? { language } : {}),
       ...(typeof scopeKind === "string" ? { scopeKind } : {}),
+      ...(typeof scope === "string" ? { scope } : {}),
+      ...(typeof access === "string" ? { access } : {}),
     });
   }
   return tags;

@@ -1,6 +1,9 @@
 // The ctags oracle's corpora: real projects of each language from Debian bookworm's archive, pinned by pool path and
 // SHA-256. A source package's upstream tarball where the archive serves it (its tests too), else a binary package
-// that ships the sources (Ruby, Python, Go and Rust libraries do). All held out: nothing was tuned on them.
+// that ships the sources (Ruby, Python, Go and Rust libraries do). Two per language: one the tuning corpus (its
+// misses were read and the rules fixed against them, issue 17), the other held out (its misses never read: only its
+// figures reported), chosen before any miss was read: the one further from the goals at the time, or for Go the one
+// that missed the cache goal.
 import type { DebianFile } from "./debian-archive.js";
 import type { Language } from "./languages.js";
 
@@ -37,7 +40,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "3b4953aa55a681e084d31892d9904cc5328d6b4958ea57b90ae4b4f94ae69a8d",
     },
     layout: { "Mbed-TLS-mbedtls-8f97ca5": "." },
-    role: "held out",
+    role: "tuning",
     why: 'include/mbedtls/*.h reached with -Iinclude (`#include "mbedtls/aes.h"`), library/, programs/, tests/',
   },
   {
@@ -63,7 +66,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "dc63708605404e0b963e0ca3a9619d1c8270eda2839603e6fa0384e5e51e5312",
     },
     layout: { "yaml-cpp-yaml-cpp-0.7.0": "." },
-    role: "held out",
+    role: "tuning",
     why: 'public include/yaml-cpp/ (`#include "yaml-cpp/node/node.h"`), private src/*.h, namespaces, CMake',
   },
   {
@@ -89,7 +92,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "f7c22574707611b63bae19ff17f59e24cdd32e2b0e61a50ec9b1b525fbc909d1",
     },
     layout: { "commons-lang-rel-commons-lang-3.12.0": "." },
-    role: "held out",
+    role: "tuning",
     why: "Maven layout, two source roots (src/main/java, src/test/java) sharing packages",
   },
   {
@@ -128,7 +131,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "eb2d35a27a68ca37568659615d93cf2a544527d0ba7428a7e2852b7592362556",
     },
     layout: { "dnlib-2.1_VS2010": "." },
-    role: "held out",
+    role: "tuning",
     why: "a .NET metadata reader: src/DotNet (316 files) using src/IO, src/PE, src/Utils",
   },
   {
@@ -141,7 +144,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "c2a868c96820c6c5dc1e49e1b5b96904b91e3b3004bd5887f8a2c77441e66b6a",
     },
     layout: { "usr/lib/ruby/vendor_ruby": "lib" },
-    role: "held out",
+    role: "tuning",
     why: "lib/pry.rb requires every file by load path (`require 'pry/command'`); classes nested in module Pry",
   },
   {
@@ -167,7 +170,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "55d7d62eee001d4e68fe0d53841ede53bd583f4e0e3a172877d9a939f4b3c79e",
     },
     layout: { "php-monolog-2.9.1": "." },
-    role: "held out",
+    role: "tuning",
     why: "composer.json with PSR-4 autoload (src/) and autoload-dev (tests/), `use` of handlers and formatters",
   },
   {
@@ -193,7 +196,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "4922761342dd42eb989dcc148e7a251401caf0266796f9fb0907be262d4a4083",
     },
     layout: { "usr/lib/python3/dist-packages/rich": "rich" },
-    role: "held out",
+    role: "tuning",
     why: "relative imports (`from .console import Console`), imports inside functions and TYPE_CHECKING blocks",
   },
   {
@@ -232,7 +235,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "c52d83484318f870494e3170646f7840a1085fd8c7ba77da75a9bb83d196ecf7",
     },
     layout: { "usr/share/gocode/src/github.com/yuin/goldmark": "." },
-    role: "held out",
+    role: "tuning",
     why: "go.mod; ast, parser, renderer, text and util packages, an extension/ast package imported as `gast`",
   },
   {
@@ -258,7 +261,7 @@ export const DEBIAN_CORPORA: readonly DebianCorpus[] = [
       sha256: "00922f24c3eb5a899ae4438ebf7be2e82085559ee45055dbc856cdb113de9ebb",
     },
     layout: { "usr/share/cargo/registry/clap-4.0.32": "." },
-    role: "held out",
+    role: "tuning",
     why: "Cargo.toml; lib.rs re-exports (`pub use crate::builder::Command`), examples/ using the crate by name",
   },
 ];

@@ -2,6 +2,7 @@
 // and strings look (for the ctags oracle's scanner), which ctags kinds define a name, and which goal applies.
 import type { HolePattern } from "./hole.js";
 import { isTypeScriptSource } from "./holes.js";
+import { rubyLocalNames } from "./ruby-locals.js";
 
 /** A language of a corpus. */
 export type Language = "TypeScript" | "C" | "C++" | "Java" | "C#" | "Ruby" | "PHP" | "Python" | "Go" | "Rust";
@@ -78,6 +79,21 @@ export interface LanguageSpec {
   readonly newOperator: boolean;
   /** An identifier, as the oracle's scanner reads them (`g` flag). */
   readonly identifier: RegExp;
+  /**
+   * Characters that, right before an identifier, make it another name: Ruby's `@x` and `@@x` (instance and class
+   * variables) are not the method `x`. (`$` is never an identifier's start anywhere: PHP's `$x`, Ruby's `$x`.)
+   */
+  readonly sigils?: string;
+  /**
+   * The names a file binds as locals or parameters, from its code with comments and literals blanked, where the
+   * language's ctags parser reports none (Ruby): they shadow another file's names, as ctags' locals do elsewhere.
+   */
+  readonly localNames?: (code: string) => Iterable<string>;
+  /**
+   * Whether a `private` member (ctags' access) is visible in its own class only, so never from another file (Java,
+   * C#): such a definition cannot be what another file's X names.
+   */
+  readonly privateMembers?: boolean;
 }
 
 const C_SYNTAX: Syntax = {
@@ -157,6 +173,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       patterns: { call: ["method"], new: ["class"], member: ["class", "interface", "enum"] },
     },
     ctagsKinds: ["--kinds-Java=+{local}"],
+    privateMembers: true,
     implicitReceiver: true,
     typeDot: true,
     member: true,
@@ -182,6 +199,7 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
       },
     },
     ctagsKinds: ["--kinds-C#=+{local}"],
+    privateMembers: true,
     implicitReceiver: true,
     typeDot: true,
     member: true,
@@ -215,6 +233,8 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     newOperator: false,
     // `empty?`, `save!` (not `a!=b`).
     identifier: /[A-Za-z_][A-Za-z0-9_]*(?:[?!](?!=))?/g,
+    sigils: "@",
+    localNames: rubyLocalNames,
   },
   PHP: {
     extensions: [".php"],

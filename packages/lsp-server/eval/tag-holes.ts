@@ -105,7 +105,8 @@ export function findTagHoles(
     const text = read(file);
     if (text === undefined) continue;
     const code = blankNonCode(text, spec.syntax);
-    const declaredHere = index.namesIn.get(file) ?? new Set<string>();
+    const declaredHere = new Set(index.namesIn.get(file));
+    for (const name of spec.localNames?.(code) ?? []) declaredHere.add(name);
     const lineStarts = lineStartsOf(text);
     const holeName = new Map<string, boolean>();
     for (const use of uses(code, spec)) {
@@ -127,8 +128,11 @@ export function findTagHoles(
       const defining = index.definingFile.get(name)!;
       if (use.qualifier && !isStaticQualifier(use.qualifier, spec, index, reach.modules(file), reach.roots()))
         continue;
+      if (use.qualifier && !scopeFits(use.qualifier, index.definitions.get(name)!)) continue;
       if (reach.visible(file, name, use.qualifier?.path.at(-1), defining) === false) continue;
       const definitions = index.definitions.get(name)!;
+      // A private member of another file's class is not what this file names (Java's, C#'s).
+      if (spec.privateMembers && definitions.every((t) => t.access === "private")) continue;
       const allowed = spec.kinds.patterns?.[use.pattern];
       if (allowed && !definitions.some((t) => allowed.includes(t.kind))) continue;
       if (!use.qualifier && !spec.implicitReceiver && definitions.every(isMember)) continue;
@@ -177,6 +181,20 @@ function isStaticQualifier(
   if (operator === "->") return false;
   // Capitalized: docutils' lowercase classes (`document`) are also its variables' names.
   return modules.has(name) || (spec.typeDot && /^[A-Z]/.test(name) && index.typeNames.has(name));
+}
+
+/**
+ * Whether `Q::X` can name X's definition by its scope: when ctags gives every definition of X a scope (`Pry.Slop`
+ * for Ruby's `class Pry; class Slop; class Commands`, `YAML::detail` in C++), Q must be its innermost part.
+ * `Pry::Commands` names a constant `Commands` of `Pry`, not `Pry::Slop::Commands` (which ctags may know as the
+ * one `Commands`). A definition without a scope (Rust's items of a module, a top-level class) is not checked.
+ */
+function scopeFits(qualifier: Qualifier, definitions: readonly Tag[]): boolean {
+  const outer = qualifier.path.at(-1);
+  if (qualifier.operator !== "::" || outer === undefined) return true;
+  // Type arguments are no part of the name (Rust's `impl<T> Foo<T>` scope `Foo<T>`).
+  const innermost = (scope: string) => scope.replace(/<.*>/g, "").split(/\.|::/).at(-1)?.trim();
+  return definitions.some((t) => t.scope === undefined || innermost(t.scope) === outer);
 }
 
 /** Kinds of tags that name a type, a namespace or a module, in any language. */
@@ -300,8 +318,9 @@ function* uses(code: string, spec: LanguageSpec): Generator<Use> {
     const lineStart = code.lastIndexOf("\n", start - 1) + 1;
     if (IMPORT_LINE.test(code.slice(lineStart, start))) continue;
     const end = start + m[0].length;
-    // Not the tail of a longer token (`0xff`, `$var`).
-    if (start > 0 && IDENTIFIER_CHAR.test(code[start - 1]!)) continue;
+    // Not the tail of a longer token (`0xff`, `$var`), nor another name by its sigil (Ruby's `@var`).
+    if (start > 0 && (IDENTIFIER_CHAR.test(code[start - 1]!) || spec.sigils?.includes(code[start - 1]!)))
+      continue;
     const followedByName = (at: number) => IDENTIFIER_START.test(code[at] ?? "");
     let pattern: HolePattern | undefined;
     let cursor = end + 1;

@@ -371,6 +371,78 @@ describe("findTagHoles", () => {
     ]);
   });
 
+  it("Ruby: a parameter, block parameter, local or instance variable shadows a method; `Q::X` fits X's scope", () => {
+    const files: Record<string, string> = {
+      "lib/app.rb": [
+        "class App < Base",
+        "  def run(lines, opts = {})",
+        "    lines.each { |opt, (key, _)| opt.on(key) }",
+        "    @table.fetch(1)",
+        "    text = format(1)",
+        "    text.strip",
+        "    Shop::Commands.list(2)",
+        "    Slop::Commands.list(3)",
+        "    table.render(4)",
+        "    helper(5)",
+        "  end",
+        "end",
+      ].join("\n"),
+      "lib/other.rb": [
+        "class Base",
+        "  def lines; end",
+        "  def opt; end",
+        "  def key; end",
+        "  def table; end",
+        "  def text; end",
+        "  def helper(n); end",
+        "end",
+      ].join("\n"),
+      "lib/slop.rb": "module Slop\n  class Commands\n    def list(n); end\n  end\nend\n",
+    };
+    const holes = holesOf(
+      "Ruby",
+      files,
+      `
+        App class lib/app.rb:1
+        run method lib/app.rb:2
+        Base class lib/other.rb:1
+        lines method lib/other.rb:2
+        opt method lib/other.rb:3
+        key method lib/other.rb:4
+        table method lib/other.rb:5
+        text method lib/other.rb:6
+        helper method lib/other.rb:7
+        Slop module lib/slop.rb:1
+        list method lib/slop.rb:3
+      `,
+      [{ name: "Commands", kind: "class", file: "lib/slop.rb", line: 2, scope: "Slop", scopeKind: "module" }],
+    );
+    // `lines.`, `opt.`, `key`: parameters; `@table.`: an instance variable; `text.`: a local. `Shop::Commands`
+    // is not Slop's `Commands`.
+    expect(holes.map((h) => [h.id, h.name, h.pattern])).toEqual([
+      ["lib/app.rb:7:25", "list", "call"],
+      ["lib/app.rb:8:11", "Slop", "scope"],
+      ["lib/app.rb:8:20", "Commands", "member"],
+      ["lib/app.rb:8:25", "list", "call"],
+      ["lib/app.rb:9:11", "table", "member"],
+      ["lib/app.rb:10:12", "helper", "call"],
+    ]);
+  });
+
+  it("Java: a private method of another file's class is never what a bare name names (JUnit's static import is)", () => {
+    const files: Record<string, string> = {
+      "a/ATest.java":
+        "package a;\nclass ATest {\n  void t() {\n    assertArrayEquals(x, y);\n    helper(1);\n  }\n}\n",
+      "a/BTest.java":
+        "package a;\nclass BTest {\n  private static void assertArrayEquals(Object a, Object b) {}\n  static void helper(int n) {}\n}\n",
+    };
+    const holes = holesOf("Java", files, "ATest class a/ATest.java:2\nBTest class a/BTest.java:2", [
+      { name: "assertArrayEquals", kind: "method", file: "a/BTest.java", line: 3, access: "private" },
+      { name: "helper", kind: "method", file: "a/BTest.java", line: 4, access: "default" },
+    ]);
+    expect(holes.map((h) => [h.id, h.name])).toEqual([["a/ATest.java:5:12", "helper"]]);
+  });
+
   it("drops a name defined in several files, and one whose declaration line the current file holds", () => {
     const files: Record<string, string> = {
       "main.py": "from util import helper, twice\nhelper(1)\ntwice(2)\n# def twice(x):\n",

@@ -7,11 +7,13 @@ import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
 import { type CurrentImports, importedNames, NEAR_LINES } from "./current-imports.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
 import { type DocumentSource, linesOf } from "./document-lines.js";
+import { chainOf, type IndexQuery, indexSteps } from "./index-queries.js";
+import type { NestedType } from "./nesting.js";
 import type { OpenModules } from "./open-modules.js";
 import { supportOf } from "./parse-file.js";
 import type { ProjectEnv } from "./project-env.js";
 import type { RecentEdits } from "./recent-edits.js";
-import { findDeclarations } from "./resolve.js";
+import { findDeclarations, shows } from "./resolve.js";
 import type { SimilarIndex } from "./similar-index.js";
 import type { SourceCache } from "./source-cache.js";
 import type {
@@ -29,6 +31,8 @@ import type { WorkspaceSymbols } from "./workspace-symbols.js";
  * string.
  */
 const PRECEDING_LINES = 300;
+/** Lines above the searched ones read for the types around the cursor (`LanguageSupport.nesting`). */
+const NESTING_LINES = 2000;
 /** Names used this close to the cursor are also looked up by name in the other open documents. */
 const OPEN_DECLARATION_LINES = 2;
 /** References looked up at most per choice, nearest first: more declarations would not fit the budget anyway. */
@@ -53,6 +57,21 @@ const MAX_INDEX_NAMES = 6;
  * binds is most often a local variable.
  */
 const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", "php", "ocaml", "bash"]);
+
+/** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
+const STATEMENT_SEARCH_LINES = 2000;
+
+/**
+ * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
+ * line where the language says reading may start (not inside a docstring), or to the top of the file.
+ */
+function precedingStart(doc: OpenDocument, from: number, support: LanguageSupport): number {
+  const start = Math.max(0, from - PRECEDING_LINES);
+  if (!support.statementStart || start === 0) return start;
+  for (let line = start; line >= 0 && start - line <= STATEMENT_SEARCH_LINES; line--)
+    if (support.statementStart(doc.buffer.lineAt(line))) return line;
+  return start - STATEMENT_SEARCH_LINES > 0 ? start : 0;
+}
 
 /** Where a choice reads from: the other concepts of repository context. */
 export interface BlockChooserParts {
@@ -144,8 +163,15 @@ export class BlockChooser {
     const lines: string[] = [];
     for (let line = from; line < position.line; line++) lines.push(doc.buffer.lineAt(line));
     lines.push(doc.buffer.lineAt(position.line).slice(0, position.character));
-    const preceding = linesOf(doc, Math.max(0, from - PRECEDING_LINES), from);
+    const preceding = linesOf(doc, precedingStart(doc, from, support), from);
     const references = support.references(lines, preceding, imported);
+    let nesting: NestedType[] | undefined;
+    if (support.nesting) {
+      const above: string[] = [];
+      for (let line = Math.max(0, from - NESTING_LINES); line < from; line++)
+        above.push(doc.buffer.lineAt(line));
+      nesting = support.nesting([...above, ...lines]);
+    }
     const tried = new Set(references.map(referenceKey));
     const near = new Set(references.map((ref) => ref.name));
     const ahead: Reference[] = [...imported]
@@ -160,6 +186,7 @@ export class BlockChooser {
       this.#host(sources),
       projectEnv,
       {},
+      { line: position.line, ...(nesting ? { nesting } : {}) },
       memo.for(doc.uri, { imports: current.imports, package: current.outline.package }, projectEnv, (file) =>
         files.peek(file),
       ),
@@ -168,13 +195,27 @@ export class BlockChooser {
       found.filter((f) => f.reference.distance === AHEAD_DISTANCE).map((f) => [referenceKey(f.reference), f]),
     );
     found.push(...(await this.#openDeclarations(doc, support, references, imported, found, sources)));
-    // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order).
-    found.sort((a, b) => a.reference.distance - b.reference.distance);
-    // Then what the workspace symbol index finds for the names no import resolved.
-    symbols.want();
-    found.push(...(await this.#indexDeclarations(support, current, references, imported, found, sources)));
+    // What the workspace symbol index finds for the names no import answered. It replaces what imports found for
+    // a reference when that was not what the reference names (`Pry` for `Pry.binding_for`, a class reopened in
+    // another file).
+    symbols.want(support.family, path);
+    const indexed = await this.#indexDeclarations(
+      support,
+      current,
+      references,
+      imported,
+      found,
+      sources,
+      nesting?.at(-1)?.name,
+    );
+    const answered = new Set(indexed.map((f) => f.reference));
+    const kept = found.filter((f) => !answered.has(f.reference));
+    kept.push(...indexed);
+    // Nearest use first, whichever way its declaration was found (a stable sort keeps each source's order: imports,
+    // open documents, the index).
+    kept.sort((a, b) => a.reference.distance - b.reference.distance);
     const snippets: ContextSnippet[] = [];
-    for (const { path: declPath, declaration } of found) {
+    for (const { path: declPath, declaration } of kept) {
       const rel = workspace.relative(declPath);
       if (rel === undefined) continue;
       const { startLine, endLine, snippet: text } = declaration;
@@ -215,6 +256,12 @@ export class BlockChooser {
       for (const [name, ref] of wanted) {
         const declaration = names.get(name);
         if (!declaration) continue;
+        // `Type.member`: the member too, first, when the type's snippet does not show it (as resolution gives it).
+        const inner =
+          name === ref.name && ref.member !== undefined
+            ? declaration.members?.find((m) => m.name === ref.member)
+            : undefined;
+        if (inner && !shows(declaration, inner)) out.push({ path, declaration: inner, reference: ref });
         out.push({ path, declaration, reference: ref });
         sources.add(path);
         wanted.delete(name);
@@ -226,8 +273,11 @@ export class BlockChooser {
 
   /**
    * Declarations the workspace symbol index finds (nearest files first) for the references near the cursor that
-   * nothing found: every one in C# (whose `using`s name namespaces, not files), and in the other families those no
-   * import binds and the file does not declare (a Java class of the same package, a C macro, a Ruby constant).
+   * nothing answered: every one in C# (whose `using`s name namespaces, not files), and in the other families those
+   * no import binds (a Java class of the same package, a C macro, a Ruby constant or inherited method), looked up
+   * by the deepest part of their chain first (`index-queries.ts`). A reference counts as answered when a
+   * declaration found for it names its last part or has it as a member: `Pry` from another file does not answer
+   * `Pry.binding_for` when that file's `Pry` lacks it.
    */
   #indexDeclarations(
     support: LanguageSupport,
@@ -236,24 +286,37 @@ export class BlockChooser {
     imported: ReadonlySet<string>,
     found: readonly FoundDeclaration[],
     sources: Set<string>,
+    enclosing: string | undefined,
   ): Promise<FoundDeclaration[]> {
-    const have = new Set(found.map((f) => f.reference.name));
-    const local = new Set(current.outline.declarations.map((d) => d.name));
-    const wanted = references.filter(
-      (ref) =>
-        !have.has(ref.name) &&
-        !local.has(ref.name) &&
-        (support.family === "csharp" ||
-          (!imported.has(ref.name) && (GLOBAL_NAMES.has(support.family) || /^\p{Lu}/u.test(ref.name)))),
-    );
-    if (wanted.length === 0) return Promise.resolve([]);
+    const answered = new Set<Reference>();
+    for (const f of found) {
+      const last = chainOf(f.reference).at(-1)!;
+      const { declaration } = f;
+      if (
+        f.reference.member === undefined ||
+        declaration.name === last ||
+        declaration.members?.some((m) => m.name === last)
+      )
+        answered.add(f.reference);
+    }
+    const queries: IndexQuery[] = [];
+    for (const ref of references) {
+      if (answered.has(ref)) continue;
+      if (
+        support.family !== "csharp" &&
+        (imported.has(ref.name) || !(GLOBAL_NAMES.has(support.family) || /^\p{Lu}/u.test(ref.name)))
+      )
+        continue;
+      queries.push({ reference: ref, steps: indexSteps(ref, support.family, current.outline, enclosing) });
+    }
+    if (queries.length === 0) return Promise.resolve([]);
     const open = new Set<string>();
     for (const doc of this.parts.documents.all()) {
       const path = uriToPath(doc.uri);
       if (path) open.add(path);
     }
     return this.parts.symbols.declarations(
-      wanted,
+      queries,
       {
         path: current.path,
         family: support.family,

@@ -55,7 +55,8 @@ export interface AssembleOptions {
 /**
  * Choose and render the context block. Candidates are taken greedily in the order given while they fit the budget
  * (one that does not fit is skipped, a smaller later one may still go in; one overlapping an already chosen snippet
- * of the same file is skipped). The rendering does not depend on that order: files sorted by path, each file's
+ * of the same file is skipped, unless both are declarations and one lies inside the other: a member its
+ * container's snippet leaves out). The rendering does not depend on that order: files sorted by path, each file's
  * snippets by line, so the same choice always gives the same bytes — what the prompt cache needs. Snippets of a
  * block this one extends (`keep`) come first, as they were, and a file may then get a second path line.
  *
@@ -92,10 +93,7 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
   for (const snippet of [...keep, ...options.candidates]) {
     if (snippet.text.trim() === "") continue;
     const sameFile = chosen.filter((c) => c.snippet.path === snippet.path);
-    if (
-      sameFile.some((c) => c.snippet.startLine <= snippet.endLine && snippet.startLine <= c.snippet.endLine)
-    )
-      continue;
+    if (sameFile.some((c) => overlaps(c.snippet, snippet))) continue;
     const text = render(snippet.text);
     // A file's first snippet brings its path line; later ones a blank line before them.
     const cost = text.length + 1 + (sameFile.length === 0 ? pathLine(snippet.path).length + 1 : 1);
@@ -127,6 +125,19 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
     snippets: chosen.map((c) => c.snippet),
     pathLine: tail,
   };
+}
+
+/**
+ * Whether two snippets of a file share lines, so that the second would repeat the first: not a declaration nested
+ * in another one (a member its container's snippet leaves out, a private nested class, comes on its own).
+ */
+function overlaps(a: ContextSnippet, b: ContextSnippet): boolean {
+  if (a.startLine > b.endLine || b.startLine > a.endLine) return false;
+  if (a.kind !== "declaration" || b.kind !== "declaration") return true;
+  const nested =
+    (a.startLine < b.startLine && b.endLine <= a.endLine) ||
+    (b.startLine < a.startLine && a.endLine <= b.endLine);
+  return !nested;
 }
 
 /** Plain code-unit order: the same everywhere (no locale). */

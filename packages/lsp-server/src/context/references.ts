@@ -19,6 +19,18 @@ export interface ReferenceRules {
   readonly arrows?: boolean;
   /** Chains of up to four identifiers are kept (Python's `pkg.mod.func`). Default false: two. */
   readonly chains?: boolean;
+  /** The longest chain kept when `chains` is on. Default 4 (Rust's `crate::a::b::c::Type` needs more). */
+  readonly chainLength?: number;
+  /**
+   * Keywords that name a module when a path starts with them (Rust's `crate::`, `super::`, `self::`): then they
+   * are references like names. Default none.
+   */
+  readonly pathKeywords?: ReadonlySet<string>;
+  /**
+   * Characters that end a name when written right after it, not before `=` (Ruby's `empty?`, `save!`; not
+   * `a != b`). Default none.
+   */
+  readonly suffixes?: string;
 }
 
 const DOT = 46;
@@ -57,10 +69,11 @@ function isMember(code: string, start: number, rules: ReferenceRules): boolean {
   return rules.methodColon === true;
 }
 
-/** End of the identifier that starts at `i`. */
-function identifierEnd(code: string, i: number): number {
+/** End of the identifier that starts at `i` (its suffix included: Ruby's `empty?`). */
+function identifierEnd(code: string, i: number, suffixes?: string): number {
   const n = code.length;
   while (i < n && isIdentifierPart(code.charCodeAt(i))) i++;
+  if (suffixes && i < n && suffixes.includes(code[i]!) && code[i + 1] !== "=") i++;
   return i;
 }
 
@@ -103,10 +116,12 @@ export function findReferences(
       continue;
     }
     const start = i;
-    i = identifierEnd(code, i);
+    i = identifierEnd(code, i, rules.suffixes);
     if (!isIdentifierStart(c) || isMember(code, start, rules)) continue;
     const name = code.slice(start, i);
-    if (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))) continue;
+    const pathStart = rules.pathKeywords?.has(name) === true && code.startsWith("::", skipSpace(code, i));
+    if (!pathStart && (rules.keywords.has(name) || (rules.builtins?.has(name) && !bound?.has(name))))
+      continue;
     let member: string | undefined;
     let chain: string[] | undefined;
     let j = skipSpace(code, i);
@@ -114,14 +129,14 @@ export function findReferences(
     while (width > 0) {
       j = skipSpace(code, j + width);
       if (!isIdentifierStart(code.charCodeAt(j))) break;
-      const end = identifierEnd(code, j);
+      const end = identifierEnd(code, j, rules.suffixes);
       const link = code.slice(j, end);
       if (member === undefined) member = link;
       else {
         chain ??= [name, member];
         chain.push(link);
       }
-      if (!rules.chains || (chain?.length ?? 2) >= 4) break;
+      if (!rules.chains || (chain?.length ?? 2) >= (rules.chainLength ?? 4)) break;
       j = skipSpace(code, end);
       width = separatorAt(code, j, rules);
     }

@@ -12,6 +12,7 @@ import { DeclarationMemo } from "./declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
 import { openDocumentTooLarge } from "./file-policy.js";
 import { IgnoreRules } from "./ignore-rules.js";
+import { supportFor } from "./lang/index.js";
 import { OpenModules } from "./open-modules.js";
 import { parseFile, supportOf, supportOfPath } from "./parse-file.js";
 import { ProjectEnv } from "./project-env.js";
@@ -113,6 +114,14 @@ export class RepositoryContext {
         return support ? { family: support.family, outline: support.parse(text).outline } : undefined;
       },
       indexable: (path) => supportOfPath(path) !== undefined,
+      // A header of a C workspace waits for the C++ grammar until a C or C++ lookup asks the index.
+      waiting: (path) => {
+        const support = supportOfPath(path);
+        return support?.parserReady?.() === false ? support.family : undefined;
+      },
+      load: async (family) => {
+        await supportFor(family)?.ready?.();
+      },
     });
     const mayUse = (path: string) => this.#sources.mayUse(path);
     this.#open = new OpenModules({
@@ -229,7 +238,7 @@ export class RepositoryContext {
     this.#sourceChanged(uri);
   }
 
-  /** A document was closed: keep its recently edited regions' text, forget the rest. */
+  /** A document was closed: keep its recently edited regions' text, forget the rest, index the file from disk. */
   didClose(uri: string, doc: OpenDocument | undefined): void {
     if (doc && openDocumentTooLarge(doc.buffer.length)) this.#recent.forget(uri);
     else if (doc)
@@ -242,6 +251,10 @@ export class RepositoryContext {
     this.#imports.forget(uri);
     this.#similar.forget(uri);
     this.#sourceChanged(uri);
+    // The symbol index took the buffer's outline while it was open; closed (saved or not), the file on disk is
+    // what the workspace declares again.
+    const path = uriToPath(uri);
+    if (path) this.#symbols.fileChanged(path);
   }
 
   /** Files changed on disk (`workspace/didChangeWatchedFiles`), as URIs. */

@@ -1,9 +1,11 @@
 import { posix as path } from "node:path";
 import type { Reached, ReferenceMemo } from "./declaration-memo.js";
+import type { NestedType } from "./nesting.js";
 import type {
   Declaration,
   FoundDeclaration,
   ImplicitCandidate,
+  ImplicitScope,
   ImportBinding,
   LanguageSupport,
   ModuleHost,
@@ -12,6 +14,14 @@ import type {
   Reference,
   ResolveEnv,
 } from "./types.js";
+
+/** Where the cursor is, for the names a language finds by where they are used. */
+export interface CursorScope {
+  /** The cursor's line (0-based): each reference is `distance` lines above it. */
+  readonly line: number;
+  /** The types around the cursor, outermost first (`LanguageSupport.nesting`); absent: the outline says. */
+  readonly nesting?: readonly NestedType[];
+}
 
 /** Bounds of one {@link findDeclarations} call. */
 export interface ResolveLimits {
@@ -34,6 +44,58 @@ type Target =
       readonly fromFile: string;
     };
 
+/** Kinds of declarations that hold other types (Ruby's nested classes and modules, a C# namespace's classes). */
+const NAMESPACE_KINDS: ReadonlySet<Declaration["kind"]> = new Set([
+  "class",
+  "module",
+  "struct",
+  "interface",
+  "trait",
+  "enum",
+]);
+
+/** Levels of bases followed for an inherited member (a class, its superclass, that one's mixin). */
+const MAX_BASE_DEPTH = 3;
+
+/**
+ * The top-level types of a file whose lines hold `line`, outermost first: the lexical nesting of a use where the
+ * language lists nested types at the top level (Ruby's `class Pry; class Code`: `["Pry", "Code"]`).
+ */
+export function nestingAt(module: ParsedModule, line: number | undefined): string[] {
+  if (line === undefined) return [];
+  return module.outline.declarations
+    .filter((d) => NAMESPACE_KINDS.has(d.kind) && d.startLine <= line && line <= d.endLine)
+    .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine)
+    .map((d) => d.name);
+}
+
+/** The innermost top-level type of a file whose lines hold `line`. */
+function enclosingType(module: ParsedModule, line: number | undefined): Declaration | undefined {
+  if (line === undefined) return undefined;
+  let found: Declaration | undefined;
+  for (const d of module.outline.declarations) {
+    if (!NAMESPACE_KINDS.has(d.kind) || d.startLine > line || line > d.endLine) continue;
+    if (!found || d.startLine >= found.startLine) found = d;
+  }
+  return found;
+}
+
+/** The innermost top-level declaration of a file whose lines hold `line`, whatever its kind. */
+function innermostAt(module: ParsedModule, line: number | undefined): Declaration | undefined {
+  if (line === undefined) return undefined;
+  let found: Declaration | undefined;
+  for (const d of module.outline.declarations) {
+    if (d.startLine > line || line > d.endLine) continue;
+    if (!found || d.startLine >= found.startLine) found = d;
+  }
+  return found;
+}
+
+/** Whether a name is written like a type or a constant (upper case first): where a qualified path may lead. */
+function typeLike(name: string): boolean {
+  return /^\p{Lu}/u.test(name);
+}
+
 /** Declarations by name, per parsed module: built once for each module the host keeps. */
 const indexes = new WeakMap<ParsedModule, Map<string, Declaration[]>>();
 
@@ -52,7 +114,7 @@ function declarationsNamed(module: ParsedModule, name: string): Declaration[] | 
 }
 
 /** Whether a container's snippet shows a member (its name line), so that the member need not come on its own. */
-function shows(container: Declaration, member: Declaration): boolean {
+export function shows(container: Declaration, member: Declaration): boolean {
   const lines = member.snippet.split("\n");
   const at = lines[member.nameLine - member.startLine];
   const line = at?.includes(member.name) ? at : lines.find((l) => l.includes(member.name));
@@ -89,6 +151,7 @@ class Resolution {
     private readonly host: ModuleHost,
     private readonly env: ResolveEnv,
     limits: ResolveLimits,
+    private readonly at: CursorScope | undefined,
   ) {
     this.maxHops = limits.maxHops ?? 4;
     this.maxFiles = limits.maxFiles ?? 32;
@@ -293,7 +356,10 @@ class Resolution {
     return sub === undefined ? Promise.resolve(undefined) : this.resolve(sub, fromFile);
   }
 
-  /** The declarations a chain of names reaches from a target: `ns.X`, `Class.member`, `pkg.mod.func`. */
+  /**
+   * The declarations a chain of names reaches from a target: `ns.X`, `Class.member`, `pkg.mod.func`; a member no
+   * declaration of the target has is looked for in their bases (an inherited or mixed-in method).
+   */
   async expand(target: Target | undefined, rest: readonly string[]): Promise<Array<[string, Declaration]>> {
     if (!target) return [];
     if (target.kind === "module") {
@@ -306,16 +372,164 @@ class Resolution {
     }
     const out: Array<[string, Declaration]> = [];
     const member = rest[0];
+    const inners: Declaration[] = [];
     for (const declaration of target.declarations) {
-      out.push([target.path, declaration]);
       const inner = member === undefined ? undefined : declaration.members?.find((m) => m.name === member);
+      if (inner) inners.push(inner);
+      // A member its container's snippet does not show goes first: when the budget is short, it is what was named.
       if (inner && !shows(declaration, inner)) out.push([target.path, inner]);
+      out.push([target.path, declaration]);
+    }
+    if (member === undefined) return out;
+    if (inners.length === 0) {
+      const inherited = await this.inherited(target.path, target.declarations, member, 0, new Set());
+      if (inherited) out.push(inherited);
+    } else if (rest.length > 1) {
+      // A member's own member (`Pry::Commands.add_command`, `Commands` a constant of `Pry`): the last one found.
+      const deeper = await this.expand(
+        { kind: "declarations", path: target.path, declarations: inners },
+        rest.slice(1),
+      );
+      out.push(...deeper.filter(([, d]) => !inners.includes(d)));
     }
     return out;
   }
 
-  /** The declarations a reference reaches. */
-  async reference(reference: Reference): Promise<Array<[string, Declaration]>> {
+  /**
+   * The member `member` of the bases of some declarations of the file `path` (their superclasses, mixins, an
+   * assigned instance's class: `Declaration.bases`), each base resolved as that file sees the name; then of their
+   * bases, up to {@link MAX_BASE_DEPTH} levels.
+   */
+  async inherited(
+    path: string,
+    declarations: ReadonlyArray<Pick<Declaration, "bases" | "startLine">>,
+    member: string,
+    depth: number,
+    seen: Set<string>,
+  ): Promise<[string, Declaration] | undefined> {
+    if (depth >= MAX_BASE_DEPTH) return undefined;
+    const module = await this.module(path);
+    if (!module) return undefined;
+    for (const declaration of declarations) {
+      for (const base of declaration.bases ?? []) {
+        const key = `${path}\0${base}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const found = await this.pathIn(base, module, this.nestingIn(module, declaration.startLine));
+        if (found?.kind !== "declarations") continue;
+        for (const d of found.declarations) {
+          const inner = d.members?.find((m) => m.name === member);
+          if (inner) return [found.path, inner];
+        }
+        const deeper = await this.inherited(found.path, found.declarations, member, depth + 1, seen);
+        if (deeper) return deeper;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * What a name or a path of names (`Helpers::Text`, `a.b.Base`) written in `module` means there: its first name as
+   * {@link nameIn} finds it and the rest as its members, or where the language finds the qualified path used
+   * without import (Ruby's `pry/helpers/text.rb`).
+   */
+  async pathIn(
+    written: string,
+    module: ParsedModule,
+    nesting: readonly string[],
+  ): Promise<Target | undefined> {
+    const parts = written.split(/::|\.|\\/).filter(Boolean);
+    const name = parts.at(-1);
+    if (name === undefined) return undefined;
+    if (parts.length === 1) return this.nameIn(name, module, nesting);
+    const qualifiers = parts.slice(0, -1);
+    // A module path (Rust's `crate::error::Error`): the module, then the name in it.
+    if (this.pathRoot(parts[0]!)) {
+      const target = await this.resolve(qualifiers.join("::"), module.path);
+      return target && (await this.exportOf(target, name, 0, new Set()));
+    }
+    for (const candidate of this.implicit(name, module, { qualifiers, nesting })) {
+      if (candidate.module || candidate.path.endsWith("/")) continue;
+      const m = await this.module(candidate.path);
+      const declared = m && m !== module ? declarationsNamed(m, name) : undefined;
+      if (declared) return { kind: "declarations", path: m!.path, declarations: declared };
+    }
+    let target = await this.nameIn(parts[0]!, module, nesting);
+    for (const part of parts.slice(1)) {
+      if (!target) return undefined;
+      if (target.kind === "module") {
+        target = await this.exportOf(target, part, 0, new Set());
+        continue;
+      }
+      const members = target.declarations.flatMap((d) => d.members?.filter((m) => m.name === part) ?? []);
+      target =
+        members.length > 0 ? { kind: "declarations", path: target.path, declarations: members } : undefined;
+    }
+    return target;
+  }
+
+  /**
+   * What a bare name written in `module` at `line` means there: its own declaration, an import binding it, a glob
+   * import, or where the language finds a name used without import (with the file's nesting at that line).
+   */
+  async nameIn(name: string, module: ParsedModule, nesting: readonly string[]): Promise<Target | undefined> {
+    const own = declarationsNamed(module, name);
+    if (own) return { kind: "declarations", path: module.path, declarations: own };
+    for (const imp of module.imports) {
+      const binding = imp.bindings.find((b) => b.local === name);
+      if (!binding) continue;
+      const found = await this.bindingTarget(module.path, imp, binding, 0, new Set());
+      if (found) return found;
+    }
+    for (const imp of module.imports) {
+      if (!imp.bindings.some((b) => b.local === "*")) continue;
+      const target = await this.resolve(imp.specifier, module.path);
+      const found = target && (await this.exportOf(target, name, 0, new Set()));
+      if (found) return found;
+    }
+    for (const candidate of this.implicit(name, module, { qualifiers: [], nesting })) {
+      if (candidate.module) continue;
+      const modules = candidate.path.endsWith("/")
+        ? await this.packageFiles(candidate.path, module.path)
+        : [await this.module(candidate.path)].filter(
+            (m): m is ParsedModule => m !== undefined && m !== module,
+          );
+      for (const m of modules) {
+        const declared = declarationsNamed(m, name);
+        if (declared) return { kind: "declarations", path: m.path, declarations: declared };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The namespace path around a line of a file: for the current file near the cursor, what the language read of
+   * the lines above it (`CursorScope.nesting`); else the file's outline.
+   */
+  private nestingIn(module: ParsedModule, line: number | undefined): string[] {
+    if (module === this.from && this.at?.nesting) return this.at.nesting.flatMap((t) => t.path);
+    return nestingAt(module, line);
+  }
+
+  private pathRoot(name: string): boolean {
+    try {
+      return this.support.pathRoot?.(name, this.env) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The language's places for a name used without import; none when it has none or fails. */
+  private implicit(name: string, module: ParsedModule, scope: ImplicitScope): readonly ImplicitCandidate[] {
+    try {
+      return this.support.implicit?.(name, module, this.env, scope) ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** The declarations a reference reaches (`line`: the reference's, for the nesting around it). */
+  async reference(reference: Reference, line?: number): Promise<Array<[string, Declaration]>> {
     const chain = chainOf(reference);
     // The binding: the import whose local name is the longest prefix of the chain (Python's `import a.b`).
     let best: { imp: ModuleImport; binding: ImportBinding; length: number } | undefined;
@@ -328,38 +542,110 @@ class Resolution {
       return this.expand(target, chain.slice(best.length));
     }
     const rest = chain.slice(1);
-    for (const imp of this.from.imports) {
-      if (!imp.bindings.some((b) => b.local === "*")) continue;
-      const target = await this.resolve(imp.specifier, this.from.path);
-      const found = target && (await this.exportOf(target, reference.name, 0, new Set()));
-      if (found) return this.expand(found, rest);
+    // A path from a module (Rust's `crate::a::B`, `super::B`, `clap::B`).
+    if (rest.length > 0 && this.pathRoot(chain[0]!)) {
+      const root = await this.resolve(chain[0]!, this.from.path);
+      if (root) return this.expand(root, rest);
     }
-    // Names no import binds: a Go package's other files, a Java class of the same package, an OCaml module.
-    let implicit: readonly ImplicitCandidate[];
-    try {
-      implicit = this.support.implicit?.(reference.name, this.from, this.env) ?? [];
-    } catch {
-      implicit = [];
+    // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
+    // method of the class's mixins before any other).
+    const member = chain.length === 1 ? await this.enclosingMember(reference.name, line) : undefined;
+    if (member) return [member];
+    // Glob imports, breadth first: what the file's own imports declare, then what they import in turn (a C file's
+    // tenth `#include` is read before its first one's includes use up the file budget).
+    const globs = this.from.imports.filter((imp) => imp.bindings.some((b) => b.local === "*"));
+    for (const hops of [this.maxHops, 0]) {
+      for (const imp of globs) {
+        const target = await this.resolve(imp.specifier, this.from.path);
+        const found = target && (await this.exportOf(target, reference.name, hops, new Set()));
+        if (found) return this.expand(found, rest);
+      }
     }
-    for (const candidate of implicit) {
-      const modules = candidate.path.endsWith("/")
-        ? await this.packageFiles(candidate.path, this.from.path)
-        : [await this.module(candidate.path)].filter(
-            (m): m is ParsedModule => m !== undefined && m !== this.from,
-          );
-      if (modules.length === 0) continue;
-      if (candidate.module)
-        return this.expand(
-          { kind: "module", modules, specifier: reference.name, fromFile: this.from.path },
-          rest,
-        );
-      for (const module of modules) {
-        const declared = declarationsNamed(module, reference.name);
-        if (declared)
-          return this.expand({ kind: "declarations", path: module.path, declarations: declared }, rest);
+    // Names no import binds: a Go package's other files, a Java class of the same package, an OCaml module, a Ruby
+    // constant by its path. The deepest part of a qualified type path first (`Pry::Helpers::Text` is `Text`).
+    const nesting = this.nestingIn(this.from, line);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      if (k > 0 && !chain.slice(0, k + 1).every(typeLike)) continue;
+      const name = chain[k]!;
+      const after = chain.slice(k + 1);
+      for (const candidate of this.implicit(name, this.from, { qualifiers: chain.slice(0, k), nesting })) {
+        const modules = candidate.path.endsWith("/")
+          ? await this.packageFiles(candidate.path, this.from.path)
+          : [await this.module(candidate.path)].filter(
+              (m): m is ParsedModule => m !== undefined && m !== this.from,
+            );
+        if (modules.length === 0) continue;
+        if (candidate.module)
+          return this.expand({ kind: "module", modules, specifier: name, fromFile: this.from.path }, after);
+        for (const module of modules) {
+          const declared = declarationsNamed(module, name);
+          if (declared)
+            return this.expand({ kind: "declarations", path: module.path, declarations: declared }, after);
+        }
       }
     }
     return [];
+  }
+
+  /**
+   * A bare name used in a method, as a member of its class: declared in another file (C++'s `Foo::run` defined out
+   * of its class, a GoogleTest fixture's), or inherited or mixed in (Ruby's implicit `self`, a Java superclass's
+   * method).
+   */
+  private async enclosingMember(
+    name: string,
+    line: number | undefined,
+  ): Promise<[string, Declaration] | undefined> {
+    const enclosing = this.enclosing(line);
+    if (enclosing?.outOfLine) {
+      const type = await this.pathIn(enclosing.outOfLine, this.from, this.nestingIn(this.from, line));
+      if (type?.kind === "declarations") {
+        for (const d of type.declarations) {
+          const inner = d.members?.find((m) => m.name === name);
+          if (inner) return [type.path, inner];
+        }
+        const inherited = await this.inherited(type.path, type.declarations, name, 0, new Set());
+        if (inherited) return inherited;
+      }
+    }
+    if (enclosing?.bases) return this.inherited(this.from.path, [enclosing], name, 0, new Set());
+    return undefined;
+  }
+
+  /**
+   * The type around a line of the current file, with its bases: those its opening line names (read above the
+   * cursor, `CursorScope.nesting`) and those of the file's declarations of that name (mixins in its body).
+   */
+  /**
+   * What decides, besides its names, what a reference at `line` reaches: the namespaces and the class around it
+   * ("" when there are none).
+   */
+  scopeAt(line: number | undefined): string {
+    const enclosing = this.enclosing(line);
+    const nesting = this.nestingIn(this.from, line);
+    if (nesting.length === 0 && enclosing === undefined) return "";
+    return [nesting.join("::"), enclosing?.outOfLine ?? "", (enclosing?.bases ?? []).join(",")].join("\0");
+  }
+
+  private enclosing(
+    line: number | undefined,
+  ): { bases?: readonly string[]; startLine: number; outOfLine?: string } | undefined {
+    const lexical = this.at?.nesting?.at(-1);
+    let name = lexical?.external ? undefined : lexical?.name;
+    let outOfLine = lexical?.external ? lexical.path.join("::") : undefined;
+    if (lexical === undefined) {
+      const inner = innermostAt(this.from, line);
+      // A function named with its class (`Scanner::scan`, defined out of the class): the class is elsewhere.
+      const qualified = inner?.kind === "function" ? /^(.+)::[^:]+$/.exec(inner.name) : null;
+      if (qualified) outOfLine = qualified[1]!;
+      else name = enclosingType(this.from, line)?.name;
+    }
+    const bases = new Set(lexical?.bases ?? []);
+    if (name !== undefined)
+      for (const d of declarationsNamed(this.from, name) ?? []) for (const b of d.bases ?? []) bases.add(b);
+    const startLine = line ?? 0;
+    if (outOfLine !== undefined) return { startLine, outOfLine };
+    return bases.size === 0 ? undefined : { bases: [...bases], startLine };
   }
 }
 
@@ -373,7 +659,9 @@ function chainOf(reference: Reference): readonly string[] {
 
 /**
  * The declarations that the references of a file reach through its imports, in the order of the references
- * (nearest first), each once by (path, start line); the file itself is never a result. Which files may be read is
+ * (nearest first), each once by (path, start line); the file itself is never a result. `at` places the
+ * references (each `distance` lines above the cursor) in the file's types, for the names a language finds by where
+ * they are used (Ruby's nesting, an inherited method). Which files may be read is
  * the host's business; a host that throws or returns nothing for a file just leaves it out. Never rejects.
  *
  * @param memo - what references reached at earlier calls for the same file: read first, filled with new answers
@@ -386,6 +674,7 @@ export async function findDeclarations(
   host: ModuleHost,
   env: ResolveEnv,
   limits: ResolveLimits = {},
+  at?: CursorScope,
   memo?: ReferenceMemo,
 ): Promise<FoundDeclaration[]> {
   let completed = env;
@@ -394,14 +683,18 @@ export async function findDeclarations(
   } catch {
     // The project files' environment alone.
   }
-  const resolution = new Resolution(support, from, host, completed, limits);
+  const resolution = new Resolution(support, from, host, completed, limits, at);
   const maxResults = limits.maxResults ?? 32;
   const results: FoundDeclaration[] = [];
   const seen = new Set<string>();
   for (const reference of references) {
     if (results.length >= maxResults) break;
+    const line = at === undefined ? undefined : Math.max(0, at.line - reference.distance);
+    // What a chain reaches depends on the namespaces and class around it (C++, Java, C#, Ruby): part of the key.
     const chain = chainOf(reference).join(".");
-    const known = memo?.get(chain);
+    const scope = resolution.scopeAt(line);
+    const key = scope === "" ? chain : `${chain}\0${scope}`;
+    const known = memo?.get(key);
     let found: Reached;
     if (known) {
       found = known.reached;
@@ -409,12 +702,12 @@ export async function findDeclarations(
     } else {
       const done = resolution.track();
       try {
-        found = await resolution.reference(reference);
+        found = await resolution.reference(reference, line);
       } catch {
         continue;
       }
       const { read, refused } = done();
-      if (!refused) memo?.set(chain, found, read);
+      if (!refused) memo?.set(key, found, read);
     }
     for (const [file, declaration] of found) {
       const key = `${file}\0${declaration.startLine}`;

@@ -43,6 +43,8 @@ export interface Item {
   attached?: Item[];
   /** Left out of its container's listing (private members). */
   hidden?: boolean;
+  /** See `Declaration.bases`. */
+  bases?: string[];
 }
 
 /** Lines `[from, to]` of the source. */
@@ -137,6 +139,7 @@ class OutlinedDeclaration implements Declaration {
   readonly nameLine: number;
   readonly exported: boolean;
   declare readonly members?: readonly Declaration[];
+  declare readonly bases?: readonly string[];
   #snippet: string | undefined;
   readonly #source: TextLines;
   readonly #item: Item;
@@ -157,6 +160,7 @@ class OutlinedDeclaration implements Declaration {
       for (const m of attached ?? []) all.push(new OutlinedDeclaration(source, m));
       (this as { members?: readonly Declaration[] }).members = all;
     }
+    if (item.bases?.length) (this as { bases?: readonly string[] }).bases = item.bases;
   }
 
   get snippet(): string {
@@ -165,8 +169,18 @@ class OutlinedDeclaration implements Declaration {
   }
 
   toJSON(): Declaration {
-    const { name, kind, startLine, endLine, nameLine, snippet, exported, members } = this;
-    return { name, kind, startLine, endLine, nameLine, snippet, exported, ...(members ? { members } : {}) };
+    const { name, kind, startLine, endLine, nameLine, snippet, exported, members, bases } = this;
+    return {
+      name,
+      kind,
+      startLine,
+      endLine,
+      nameLine,
+      snippet,
+      exported,
+      ...(members ? { members } : {}),
+      ...(bases ? { bases } : {}),
+    };
   }
 }
 

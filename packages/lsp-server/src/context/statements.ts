@@ -41,6 +41,10 @@ const CONTINUES_BEFORE = new Set([...".?:|&=+*/%,>"].map((c) => c.charCodeAt(0))
 const BODY_AFTER = new Set<number>([
   VALUE,
   ARROW,
+  // Type arguments: `struct Error<F: Fmt> {`, `impl<T> Foo<T> {`, `fn f() -> Vec<u8> {`, `class A extends B<C> {`.
+  CHAR.GT,
+  // Rust's never type and item macros: `fn exit() -> ! {`, `thread_local! {`.
+  33,
   CHAR.RPAREN,
   CHAR.RBRACKET,
   CHAR.RBRACE,

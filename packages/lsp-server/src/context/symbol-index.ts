@@ -1,7 +1,7 @@
 // The workspace symbol index's store: declarations by name, from the outlines of the workspace's files, and their
 // ranking by nearness to the file that asks. Pure (no I/O); `workspace-symbols.ts` fills it.
 import { posix as path } from "node:path";
-import type { DeclarationKind, Family, ModuleOutline } from "./types.js";
+import type { Declaration, DeclarationKind, Family, ModuleOutline } from "./types.js";
 
 /**
  * Families whose names one file may use from another's without a way to tell the language: C with C++, and
@@ -29,8 +29,10 @@ interface FileRecord {
   readonly dir: string;
   readonly group: string;
   readonly package: string | undefined;
-  /** The names it declares (to remove its entries). */
+  /** The names it declares at the top level (to remove its entries). */
   readonly names: readonly string[];
+  /** The names of its top-level declarations' members. */
+  readonly memberNames: readonly string[];
 }
 
 /** One declaration: its file and where its name is. */
@@ -39,7 +41,25 @@ interface Entry {
   readonly nameLine: number;
   readonly kind: DeclarationKind;
   readonly exported: boolean;
+  /** A member's container (its name), undefined at the top level. */
+  readonly owner?: string;
+  /** The declaration's bases (`Declaration.bases`): where its members may be inherited from. */
+  readonly bases?: readonly string[];
 }
+
+/** The bases of a declaration as the index keeps them (their last name segments, own strings), or undefined. */
+function basesOf(d: Declaration): readonly string[] | undefined {
+  return d.bases && d.bases.length > 0 ? d.bases.map((b) => own(lastName(b))) : undefined;
+}
+
+/** The last segment of a path written with `::`, `.` or `\`. */
+function lastName(path: string): string {
+  const parts = path.split(/::|\.|\\/);
+  return parts[parts.length - 1] ?? path;
+}
+
+/** How many levels of bases a member lookup climbs (a class, its superclass's mixin, …). */
+const MAX_BASE_DEPTH = 3;
 
 /** What a lookup knows of the asking file and the session, to rank by nearness. */
 export interface Nearness {
@@ -61,6 +81,8 @@ export interface SymbolHit {
   readonly nameLine: number;
   readonly kind: DeclarationKind;
   readonly exported: boolean;
+  /** A member's container (its name), undefined for a top-level declaration. */
+  readonly owner?: string;
 }
 
 /** Nearness tiers, best first. */
@@ -87,14 +109,43 @@ function folderDistance(a: string, b: string): number {
   return x.length - common + (y.length - common);
 }
 
+/** A name's one entry, or its entries when several files declare it (most names have one: no array). */
+type Entries = Map<string, Entry | Entry[]>;
+
+function addEntry(map: Entries, name: string, entry: Entry): void {
+  const known = map.get(name);
+  if (known === undefined) map.set(name, entry);
+  else if (Array.isArray(known)) known.push(entry);
+  else map.set(name, [known, entry]);
+}
+
+/** Drops a file's entries of the names given; returns how many went. */
+function removeEntries(map: Entries, names: readonly string[], record: FileRecord): number {
+  let removed = 0;
+  for (const name of new Set(names)) {
+    const known = map.get(name);
+    if (known === undefined) continue;
+    const list = Array.isArray(known) ? known : [known];
+    const kept = list.filter((e) => e.file !== record);
+    removed += list.length - kept.length;
+    if (kept.length === 0) map.delete(name);
+    else map.set(name, kept.length === 1 ? kept[0]! : kept);
+  }
+  return removed;
+}
+
 /**
  * Declarations by name over the workspace's files, bounded in files and entries: once full, a new file is not
- * indexed (a changed one still is, in place of its old entries).
+ * indexed (a changed one still is, in place of its old entries). The members of top-level declarations (methods,
+ * fields, enum members) are indexed too, apart, with their container's name: a Ruby class reopened in many files,
+ * a C# partial class, an inherited method called by its bare name are found by the member.
  */
 export class SymbolIndex {
   readonly #files = new Map<string, FileRecord>();
-  /** A name's one entry, or its entries when several files declare it (most names have one: no array). */
-  readonly #byName = new Map<string, Entry | Entry[]>();
+  /** Top-level declarations by name. */
+  readonly #byName: Entries = new Map();
+  /** Members of top-level declarations by name. */
+  readonly #members: Entries = new Map();
   #entries = 0;
 
   constructor(readonly limits: SymbolIndexLimits) {}
@@ -115,34 +166,53 @@ export class SymbolIndex {
   }
 
   /**
-   * Index a file's top-level declarations (replacing what it had). False when the index is full and the file was
-   * not in it.
+   * Index a file's top-level declarations and their members (replacing what it had): the top-level ones first,
+   * then members while the bounds leave room. False when the index is full and the file was not in it.
    */
   set(file: string, family: Family, outline: ModuleOutline): boolean {
     const known = this.#files.has(file);
     if (!known && this.#files.size >= this.limits.maxFiles) return false;
     this.remove(file);
-    const room = Math.min(this.limits.maxPerFile, this.limits.maxEntries - this.#entries);
-    const declarations = outline.declarations.slice(0, Math.max(0, room));
+    let room = Math.max(0, Math.min(this.limits.maxPerFile, this.limits.maxEntries - this.#entries));
+    const declarations = outline.declarations.slice(0, room);
+    room -= declarations.length;
     const record: FileRecord = {
       path: file,
       dir: path.dirname(file),
       group: indexGroup(family),
       package: outline.package,
       names: [],
+      memberNames: [],
     };
     this.#files.set(file, record);
     const names = record.names as string[];
+    const memberNames = record.memberNames as string[];
     for (const d of declarations) {
-      const entry: Entry = { file: record, nameLine: d.nameLine, kind: d.kind, exported: d.exported };
       const name = own(d.name);
       names.push(name);
-      const known = this.#byName.get(name);
-      if (known === undefined) this.#byName.set(name, entry);
-      else if (Array.isArray(known)) known.push(entry);
-      else this.#byName.set(name, [known, entry]);
+      const bases = basesOf(d);
+      const entry: Entry = { file: record, nameLine: d.nameLine, kind: d.kind, exported: d.exported };
+      addEntry(this.#byName, name, bases ? { ...entry, bases } : entry);
     }
-    this.#entries += declarations.length;
+    declarations.forEach((d, i) => {
+      for (const m of d.members ?? []) {
+        if (room <= 0) return;
+        room--;
+        const name = own(m.name);
+        memberNames.push(name);
+        const bases = basesOf(m);
+        const entry: Entry = {
+          file: record,
+          nameLine: m.nameLine,
+          kind: m.kind,
+          exported: m.exported,
+          owner: names[i]!,
+          ...(bases ? { bases } : {}),
+        };
+        addEntry(this.#members, name, entry);
+      }
+    });
+    this.#entries += names.length + memberNames.length;
     return true;
   }
 
@@ -151,21 +221,15 @@ export class SymbolIndex {
     const record = this.#files.get(file);
     if (!record) return;
     this.#files.delete(file);
-    for (const name of new Set(record.names)) {
-      const known = this.#byName.get(name);
-      if (known === undefined) continue;
-      const list = Array.isArray(known) ? known : [known];
-      const kept = list.filter((e) => e.file !== record);
-      this.#entries -= list.length - kept.length;
-      if (kept.length === 0) this.#byName.delete(name);
-      else this.#byName.set(name, kept.length === 1 ? kept[0]! : kept);
-    }
+    this.#entries -= removeEntries(this.#byName, record.names, record);
+    this.#entries -= removeEntries(this.#members, record.memberNames, record);
   }
 
   /** Forget everything (workspace folders or exclusions changed). */
   clear(): void {
     this.#files.clear();
     this.#byName.clear();
+    this.#members.clear();
     this.#entries = 0;
   }
 
@@ -175,7 +239,48 @@ export class SymbolIndex {
    * within a tier, then by path (a stable order: the same question gets the same answer). At most `max`.
    */
   lookup(name: string, near: Nearness, max: number): SymbolHit[] {
-    const known = this.#byName.get(name);
+    return this.#ranked(this.#byName.get(name), name, near, max);
+  }
+
+  /**
+   * The members named `name` of top-level declarations, ranked as {@link lookup} ranks; at most `max`. With an
+   * `owner`, those of a container so named (in any file: a class reopened, a partial class), else of its bases
+   * (`Declaration.bases` of every declaration so named: superclasses, mixins, an assigned instance's class), then
+   * of theirs, up to three levels.
+   */
+  lookupMember(name: string, near: Nearness, max: number, owner?: string): SymbolHit[] {
+    const known = this.#members.get(name);
+    if (known === undefined) return [];
+    const list = Array.isArray(known) ? known : [known];
+    if (owner === undefined) return this.#ranked(list, name, near, max);
+    const group = indexGroup(near.family);
+    let owners = new Set([owner]);
+    const seen = new Set(owners);
+    for (let depth = 0; depth <= MAX_BASE_DEPTH && owners.size > 0; depth++) {
+      const mine = list.filter((e) => e.owner !== undefined && owners.has(e.owner));
+      const hits = this.#ranked(mine, name, near, max);
+      if (hits.length > 0) return hits;
+      const next = new Set<string>();
+      for (const o of owners) {
+        for (const map of [this.#byName, this.#members]) {
+          const entries = map.get(o);
+          if (entries === undefined) continue;
+          for (const e of Array.isArray(entries) ? entries : [entries]) {
+            if (e.file.group !== group) continue;
+            for (const base of e.bases ?? []) {
+              if (seen.has(base)) continue;
+              seen.add(base);
+              next.add(base);
+            }
+          }
+        }
+      }
+      owners = next;
+    }
+    return [];
+  }
+
+  #ranked(known: Entry | Entry[] | undefined, name: string, near: Nearness, max: number): SymbolHit[] {
     if (known === undefined) return [];
     const list = Array.isArray(known) ? known : [known];
     const group = indexGroup(near.family);
@@ -205,6 +310,7 @@ export class SymbolIndex {
       nameLine: entry.nameLine,
       kind: entry.kind,
       exported: entry.exported,
+      ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
     }));
   }
 }

@@ -1,3 +1,4 @@
+import type { NestedType } from "./nesting.js";
 import type { WorkspacePackage } from "./workspace-packages.js";
 
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
@@ -136,6 +137,12 @@ export interface Declaration {
   readonly exported: boolean;
   /** Members reachable as `Name.member` (static and instance members, enum members), when the kind has any. */
   readonly members?: readonly Declaration[];
+  /**
+   * Types whose members are this declaration's members too, by name as written (a path keeps its separators:
+   * `Helpers::Text`): a class's superclass and mixins (Ruby `< Base`, `include M`, `extend M`), a constant's class
+   * when it is assigned an instance (Ruby `Commands = CommandSet.new`). Absent when none is known.
+   */
+  readonly bases?: readonly string[];
 }
 
 /** A re-export: `export * from "./x"`, `export { a as b } from "./y"`, Python `from .x import *` in a package. */
@@ -253,8 +260,9 @@ export interface Reference {
   /** The identifier after the first `.` or `::`, if any. */
   readonly member?: string;
   /**
-   * The whole chain when it has more than two identifiers, first included, at most four (Python only, where
-   * `import pkg.mod` binds `pkg.mod` and `pkg.mod.func` names `func`). References differ by chain there.
+   * The whole chain when it has more than two identifiers, first included (Python's, where `import pkg.mod`
+   * binds `pkg.mod` and `pkg.mod.func` names `func`, and Ruby's at most four; Rust's `crate::a::b::Type` six).
+   * References differ by chain there.
    */
   readonly chain?: readonly string[];
   /** Lines between the reference and the cursor (0 = on the cursor line). */
@@ -285,6 +293,11 @@ export interface LanguageSupport {
    */
   ready?(): Promise<void> | undefined;
   /**
+   * Whether `parse` can run now (its grammar loaded, or failed for good), starting nothing. Absent: always (the
+   * hand-written parsers).
+   */
+  parserReady?(): boolean;
+  /**
    * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
    * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
    * document (its URI). Absent: `parse` is used.
@@ -307,6 +320,12 @@ export interface LanguageSupport {
    */
   references(lines: readonly string[], preceding?: string, bound?: ReadonlySet<string>): Reference[];
   /**
+   * Whether reading may start at a line, sure that it is not inside a string or a comment: Python's `def` or
+   * `class` at the left margin (a docstring may span hundreds of lines). The text before the searched lines starts
+   * at such a line. Absent: any line (strings and comments of the language span few lines).
+   */
+  statementStart?(line: string): boolean;
+  /**
    * Absolute paths a specifier may name, most likely first; a path ending in `/` is a directory (a Go package).
    * Pure: the caller checks which exist. Bare package names outside the workspace give `[]`.
    */
@@ -323,9 +342,26 @@ export interface LanguageSupport {
    * (PSR-4), an OCaml module of the same library (`foo.ml` for `Foo`, `module: true`: the file is the name's module,
    * whose members `Foo.x` names), a Ruby constant in a Rails-like layout (`UserProfile` → `user_profile.rb`). Paths
    * as {@link LanguageSupport.candidates} gives them (a directory ends in `/`), most likely first; pure. Absent: no
-   * such names.
+   * such names. `scope`: the names written before it and the types around the use, when known (Ruby's
+   * `Pry::Helpers::Text` inside `class Pry; class Code` → `pry/code/helpers/text.rb`, then `pry/helpers/text.rb`).
    */
-  implicit?(name: string, from: ParsedModule, env: ResolveEnv): readonly ImplicitCandidate[];
+  implicit?(
+    name: string,
+    from: ParsedModule,
+    env: ResolveEnv,
+    scope?: ImplicitScope,
+  ): readonly ImplicitCandidate[];
+  /**
+   * The types around the end of `lines` (the lines above the cursor, its own last), outermost first, read so that
+   * an unfinished cursor line does not hide them: where a language finds names by where they are used (Ruby's
+   * constants by nesting, inherited methods). Absent: the current file's outline says.
+   */
+  nesting?(lines: readonly string[]): NestedType[];
+  /**
+   * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
+   * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
+   */
+  pathRoot?(name: string, env: ResolveEnv): boolean;
   /** Whether a file of a directory target belongs to it, for the importing file `fromFile`. Default: by extension. */
   packageFile?(fileName: string, fromFile: string): boolean;
   /**
@@ -333,6 +369,17 @@ export interface LanguageSupport {
    * root). Pure. Absent: the environment as the project files give it.
    */
   environment?(from: ParsedModule, env: ResolveEnv): ResolveEnv;
+}
+
+/** Where a name used without import is written ({@link LanguageSupport.implicit}). */
+export interface ImplicitScope {
+  /** The names written before it, outermost first: `["Pry", "Helpers"]` for `Pry::Helpers::Text`; empty when bare. */
+  readonly qualifiers: readonly string[];
+  /**
+   * The current file's types (classes, modules, namespaces) whose lines hold the use, outermost first: `["Pry",
+   * "Code"]` inside Ruby's `class Pry; class Code`.
+   */
+  readonly nesting: readonly string[];
 }
 
 /** A place a name used without import may be declared ({@link LanguageSupport.implicit}). */

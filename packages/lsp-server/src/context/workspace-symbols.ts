@@ -1,10 +1,12 @@
 // The workspace symbol index's edge: built in the background after the first request that wants it, in small
 // slices that yield to the event loop, kept up to date on file changes and open-buffer edits, every read behind
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
-import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline, Reference } from "./types.js";
+import type { IndexQuery, IndexStep } from "./index-queries.js";
+import { shows } from "./resolve.js";
+import { indexGroup, type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
+import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "./types.js";
 
 /**
  * The index's bounds. 20,000 files covers the source of a large monorepo (this repository has 300, rxjs 250);
@@ -40,6 +42,14 @@ export interface WorkspaceSymbolsOptions {
   outline(path: string, text: string): { family: Family; outline: ModuleOutline } | undefined;
   /** Whether a file name may be of an indexed family (by extension), to skip reading the others. */
   indexable(path: string): boolean;
+  /**
+   * The family of a file whose parser cannot run yet (its grammar is not loaded), else undefined: such files wait,
+   * unread, until a lookup from their family group loads the parser (`load`), so that a grammar loads for the
+   * languages in use only, and no file is indexed empty. Default: every parser is ready.
+   */
+  waiting?(path: string): Family | undefined;
+  /** Loads a family's parser (resolves, never rejects, once `waiting` no longer names it). */
+  load?(family: Family): Promise<void>;
   /** Runs the next slice of the build. Default `setImmediate` (after pending I/O and messages). */
   defer?: (work: () => void) => void;
   limits?: SymbolIndexLimits;
@@ -66,6 +76,10 @@ export class WorkspaceSymbols {
   #holds = 0;
   readonly #resume: Array<() => void> = [];
   readonly #defer: (work: () => void) => void;
+  /** Files waiting for their family's parser (see `waiting`), by family; a family's files go once it loads. */
+  readonly #waiting = new Map<Family, string[]>();
+  /** Family groups whose lookups the index has served (`want(family)`): their waiting files load. */
+  readonly #inUse = new Set<string>();
 
   constructor(private readonly options: WorkspaceSymbolsOptions) {
     this.index = new SymbolIndex(options.limits ?? INDEX_LIMITS);
@@ -81,12 +95,21 @@ export class WorkspaceSymbols {
     return this.#bytes;
   }
 
-  /** Start the build if it has not started. */
-  want(): void {
+  /**
+   * Start the build if it has not started. `family`: the language of the request that wants it; the files of its
+   * group that wait for their parser (see `waiting`) are indexed once it loads. `near`: the file of that request:
+   * the build starts at its folder and goes up to the workspace folder before the rest (lookups rank the nearest
+   * files first, and those are what the first requests need).
+   */
+  want(family?: Family, near?: string): void {
+    if (family !== undefined && !this.#inUse.has(indexGroup(family))) {
+      this.#inUse.add(indexGroup(family));
+      this.#loadWaiting();
+    }
     if (this.#state !== "idle") return;
     this.#state = "building";
     const generation = this.#generation;
-    this.#built = this.#build(generation).catch(() => {
+    this.#built = this.#build(generation, near).catch(() => {
       // A failed build leaves what it indexed.
     });
   }
@@ -121,6 +144,7 @@ export class WorkspaceSymbols {
   fileChanged(path: string): void {
     if (this.#state === "idle" || !this.options.indexable(path)) return;
     if (!this.options.workspace.folderOf(path)) return;
+    if (this.#wait(path)) return;
     const generation = this.#generation;
     void this.options.files.readText(path).then(
       (text) => {
@@ -147,6 +171,8 @@ export class WorkspaceSymbols {
   /** Forget everything (folders, ignore files or exclusions changed); the next `want()` builds anew. */
   clear(): void {
     this.#generation++;
+    this.#waiting.clear();
+    this.#inUse.clear();
     this.index.clear();
     this.#bytes = 0;
     this.#state = "idle";
@@ -158,41 +184,123 @@ export class WorkspaceSymbols {
   }
 
   /**
-   * Declarations for references no import resolved, nearest first: for each reference (in order, each name once,
-   * at most `maxNames`), the nearest declaration of its name in the family group, read through `host` (which
-   * applies the file rules and serves open buffers). The asking file is never a result.
+   * Declarations for references no import resolved, nearest first: for each query (in order, each reference once,
+   * at most `maxNames`), its steps in order until one finds a declaration in the family group, the nearest one,
+   * read through `host` (which applies the file rules and serves open buffers). The asking file is never a result.
    */
   async declarations(
-    references: readonly Reference[],
+    queries: readonly IndexQuery[],
     near: Nearness,
     host: ModuleHost,
     maxNames: number,
   ): Promise<FoundDeclaration[]> {
     const out: FoundDeclaration[] = [];
-    const asked = new Set<string>();
-    for (const reference of references) {
-      if (asked.size >= maxNames) break;
-      if (asked.has(reference.name)) continue;
-      asked.add(reference.name);
-      const [hit] = this.index.lookup(reference.name, near, 1);
-      if (!hit) continue;
-      let declarations: readonly Declaration[] | undefined;
-      try {
-        declarations = (await host.module(hit.path))?.outline.declarations;
-      } catch {
-        declarations = undefined;
+    let asked = 0;
+    for (const { reference, steps } of queries) {
+      if (asked >= maxNames) break;
+      if (steps.length === 0) continue;
+      asked++;
+      for (const step of steps) {
+        const found = await this.#step(step, near, host);
+        if (found.length === 0) continue;
+        for (const [path, declaration] of found) out.push({ path, declaration, reference });
+        break;
       }
-      const named = declarations?.filter((d) => d.name === hit.name);
-      const declaration = named?.find((d) => d.nameLine === hit.nameLine) ?? named?.[0];
-      if (declaration) out.push({ path: hit.path, declaration, reference });
     }
     return out;
   }
 
-  async #build(generation: number): Promise<void> {
+  /** The declarations one lookup finds: the nearest hit's, read from its file; none when it cannot be read. */
+  async #step(step: IndexStep, near: Nearness, host: ModuleHost): Promise<Array<[string, Declaration]>> {
+    const [hit] =
+      step.kind === "top"
+        ? this.index.lookup(step.name, near, 1)
+        : this.index.lookupMember(step.name, near, 1, step.kind === "member" ? step.owner : undefined);
+    if (!hit) return [];
+    let declarations: readonly Declaration[] | undefined;
+    try {
+      declarations = (await host.module(hit.path))?.outline.declarations;
+    } catch {
+      declarations = undefined;
+    }
+    if (!declarations) return [];
+    if (hit.owner !== undefined) {
+      const owners = declarations.filter((d) => d.name === hit.owner);
+      const members = owners.flatMap((d) => d.members?.filter((m) => m.name === hit.name) ?? []);
+      const found = members.find((m) => m.nameLine === hit.nameLine) ?? members[0];
+      return found ? [[hit.path, found]] : [];
+    }
+    const named = declarations.filter((d) => d.name === hit.name);
+    const declaration = named.find((d) => d.nameLine === hit.nameLine) ?? named[0];
+    if (!declaration) return [];
+    const inner =
+      step.kind === "top" && step.member !== undefined
+        ? declaration.members?.find((m) => m.name === step.member)
+        : undefined;
+    // A member its container's snippet does not show first: it is what was named.
+    return inner && !shows(declaration, inner)
+      ? [
+          [hit.path, inner],
+          [hit.path, declaration],
+        ]
+      : [[hit.path, declaration]];
+  }
+
+  /** Reads, outlines and indexes one file (within the build's byte bound). */
+  async #indexFile(file: string, generation: number): Promise<void> {
+    const text = await this.options.files.readText(file);
+    if (generation !== this.#generation || text === undefined) return;
+    this.#bytes += text.length;
+    const parsed = this.options.outline(file, text);
+    if (parsed) this.index.set(file, parsed.family, parsed.outline);
+  }
+
+  /** Whether a file waits for its family's parser (and is now listed as waiting). */
+  #wait(file: string): boolean {
+    const family = this.options.waiting?.(file);
+    if (family === undefined) return false;
+    const list = this.#waiting.get(family);
+    if (list) {
+      if (!list.includes(file)) list.push(file);
+    } else this.#waiting.set(family, [file]);
+    if (this.#inUse.has(indexGroup(family))) this.#loadWaiting();
+    return true;
+  }
+
+  /**
+   * The waiting files of the groups in use are indexed once their parser loads, in slices like the build's
+   * (lookups meanwhile answer from what is indexed).
+   */
+  #loadWaiting(): void {
+    const generation = this.#generation;
+    for (const [waiting, files] of this.#waiting) {
+      if (!this.#inUse.has(indexGroup(waiting)) || !this.options.load) continue;
+      this.#waiting.delete(waiting);
+      void this.options.load(waiting).then(async () => {
+        const maxBytes = this.options.maxBytes ?? MAX_INDEX_BYTES;
+        for (let i = 0; i < files.length; i++) {
+          if (i > 0 && i % SLICE_ITEMS === 0) await new Promise<void>((resolve) => this.#defer(resolve));
+          await this.#unheld();
+          if (generation !== this.#generation) return;
+          const file = files[i]!;
+          if (this.index.files >= this.index.limits.maxFiles || this.#bytes >= maxBytes) return;
+          if (!this.index.has(file)) await this.#indexFile(file, generation);
+        }
+      });
+    }
+  }
+
+  async #build(generation: number, near?: string): Promise<void> {
     const { files, workspace } = this.options;
     const maxBytes = this.options.maxBytes ?? MAX_INDEX_BYTES;
-    const dirs = workspace.folders.map((folder) => folder.path);
+    const dirs: string[] = [];
+    const home = near === undefined ? undefined : workspace.folderOf(near)?.path;
+    if (near !== undefined && home !== undefined) {
+      for (let dir = dirname(near); dir.startsWith(home) && dir.length > home.length; dir = dirname(dir))
+        dirs.push(dir);
+    }
+    dirs.push(...workspace.folders.map((folder) => folder.path));
+    const done = new Set<string>();
     const pending: string[] = [];
     let listed = 0;
     while (dirs.length > 0 || pending.length > 0) {
@@ -206,13 +314,8 @@ export class WorkspaceSymbols {
             dirs.length = 0;
             break;
           }
-          if (this.index.has(file)) continue;
-          const text = await files.readText(file);
-          if (generation !== this.#generation) return;
-          if (text === undefined) continue;
-          this.#bytes += text.length;
-          const parsed = this.options.outline(file, text);
-          if (parsed) this.index.set(file, parsed.family, parsed.outline);
+          if (this.index.has(file) || this.#wait(file)) continue;
+          await this.#indexFile(file, generation);
           continue;
         }
         const dir = dirs.shift();
@@ -220,6 +323,8 @@ export class WorkspaceSymbols {
           dirs.length = 0;
           continue;
         }
+        if (done.has(dir)) continue;
+        done.add(dir);
         listed++;
         const names = (await files.list(dir)) ?? [];
         for (const name of [...names].sort()) {

@@ -177,6 +177,22 @@ describe("assembleBlock", () => {
     expect(block.snippets).toEqual([ITEM]);
   });
 
+  it("takes a declaration nested in one already chosen (a member its container's snippet leaves out)", () => {
+    const container = snip("src/events.h", 10, "class NodeEvents {\n  void Emit();\n};");
+    const member = { ...snip("src/events.h", 14, "  class AliasManager {\n   …\n  };"), endLine: 16 };
+    const wide = { ...container, endLine: 30 };
+    const block = assembleBlock({
+      languageId: "cpp",
+      currentPath: undefined,
+      candidates: [member, wide],
+      budgetTokens: 1000,
+    });
+    expect(block.snippets).toEqual([wide, member]);
+    expect(block.text).toBe(
+      "// src/events.h\nclass NodeEvents {\n  void Emit();\n};\n\n  class AliasManager {\n   …\n  };\n",
+    );
+  });
+
   it("can comment every snippet line out", () => {
     const block = assembleBlock({
       languageId: "typescript",

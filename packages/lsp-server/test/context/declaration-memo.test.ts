@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { DeclarationMemo, type Reached } from "../../src/context/declaration-memo.js";
-import { typescript } from "../../src/context/lang/index.js";
+import { SYNTAX_SUPPORTS, typescript } from "../../src/context/lang/index.js";
+import { indentedNesting, rubyTypeLine } from "../../src/context/nesting.js";
 import { findDeclarations } from "../../src/context/resolve.js";
 import type { Declaration, ModuleImport, ResolveEnv } from "../../src/context/types.js";
 import { code, VirtualHost } from "./helpers.js";
@@ -123,13 +124,13 @@ describe("findDeclarations with a memo", () => {
     const first = new VirtualHost(files);
     const from = first.parse("/w/src/app.ts");
     const view = () => memo.for("file:///w/src/app.ts", from, ENV, nothing);
-    const before = await findDeclarations(typescript, from, refs, first, ENV, {}, view());
+    const before = await findDeclarations(typescript, from, refs, first, ENV, {}, undefined, view());
     expect(first.reads.length).toBeGreaterThan(0);
 
     const second = new VirtualHost(files);
     const noted: string[] = [];
     const host = Object.assign(second, { noteRead: (path: string) => noted.push(path) });
-    const after = await findDeclarations(typescript, from, refs, host, ENV, {}, view());
+    const after = await findDeclarations(typescript, from, refs, host, ENV, {}, undefined, view());
     expect(after).toEqual(before);
     expect(second.reads).toEqual([]);
     expect(noted).toEqual(
@@ -150,6 +151,7 @@ describe("findDeclarations with a memo", () => {
       host,
       ENV,
       { maxFiles: 1 },
+      undefined,
       view,
     );
     expect(cut).toEqual([]);
@@ -161,9 +163,55 @@ describe("findDeclarations with a memo", () => {
       host,
       ENV,
       {},
+      undefined,
       view,
     );
     expect(whole.map((f) => f.path)).toEqual(["/w/src/ui/button.ts"]);
     expect(view.get("Button")?.reached.map(([path]) => path)).toEqual(["/w/src/ui/button.ts"]);
+  });
+});
+
+describe("the memo and the namespaces around a reference", () => {
+  it("keeps apart what one name reaches in two namespaces (Ruby's Item in Shop and in Stock)", async () => {
+    const { ruby } = SYNTAX_SUPPORTS;
+    await ruby.ready?.();
+    const app = code`
+      module Shop
+        def self.a
+          Item
+        end
+      end
+      module Stock
+        def self.b
+          Item
+        end
+      end`;
+    const host = new VirtualHost({
+      "/w/lib/shop/item.rb": "module Shop\n  class Item\n  end\nend\n",
+      "/w/lib/stock/item.rb": "module Stock\n  class Item\n  end\nend\n",
+      "/w/lib/app.rb": app,
+    });
+    const env = { root: "/w", rubyLoadPath: ["/w/lib"] };
+    const from = host.parse("/w/lib/app.rb");
+    const lines = app.split("\n");
+    const memo = new DeclarationMemo();
+    const view = memo.for("file:///w/lib/app.rb", from, env, nothing);
+    const reach = async (line: number) =>
+      (
+        await findDeclarations(
+          ruby,
+          from,
+          [{ name: "Item", distance: 0 }],
+          host,
+          env,
+          {},
+          { line, nesting: indentedNesting(lines.slice(0, line + 1), rubyTypeLine) },
+          view,
+        )
+      ).map((f) => f.path);
+    for (let round = 0; round < 2; round++) {
+      expect(await reach(2)).toEqual(["/w/lib/shop/item.rb"]);
+      expect(await reach(7)).toEqual(["/w/lib/stock/item.rb"]);
+    }
   });
 });

@@ -1,12 +1,15 @@
 import { posix as path } from "node:path";
 import { supportFor } from "../../src/context/lang/index.js";
 import { familyOf } from "../../src/context/languages.js";
+import { findDeclarations } from "../../src/context/resolve.js";
 import type {
   Declaration,
+  LanguageSupport,
   ModuleHost,
   ModuleImport,
   ParsedModule,
   Reference,
+  ResolveEnv,
 } from "../../src/context/types.js";
 
 /**
@@ -92,4 +95,24 @@ export class VirtualHost implements ModuleHost {
       .map((f) => path.basename(f));
     return names.length > 0 ? names : undefined;
   }
+}
+
+/**
+ * `path:name` of what a reference on line `line` (0-based) of `from` reaches, with the cursor there: the types
+ * around it read from the lines above as the language reads them (`LanguageSupport.nesting`).
+ */
+export async function resolvedAt(
+  support: LanguageSupport,
+  host: VirtualHost,
+  from: string,
+  text: string,
+  line: number,
+  reference: Reference,
+  env: ResolveEnv = { root: "/w" },
+): Promise<string[]> {
+  const lines = text.split("\n").slice(0, line + 1);
+  const nesting = support.nesting?.(lines);
+  const at = { line, ...(nesting ? { nesting } : {}) };
+  const found = await findDeclarations(support, host.parse(from), [reference], host, env, {}, at);
+  return found.map((f) => `${f.path}:${f.declaration.name}`);
 }

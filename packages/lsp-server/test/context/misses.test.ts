@@ -23,17 +23,23 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** Repository context with default settings over the test's workspace folder, and its documents. */
+function repository(): { documents: Documents; repo: RepositoryContext } {
+  const documents = new Documents();
+  const settings = defaultSettings({}).context;
+  const log = { error() {}, warn() {}, info() {}, debug() {} };
+  const repo = new RepositoryContext({ documents, settings: () => settings, log });
+  repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+  return { documents, repo };
+}
+
 /**
  * The context block's text for a cursor at the end of `cursorLine` (0-based) of a document opened as an editor
  * opens it (its background parse done), the only open document.
  */
 async function blockText(rel: string, languageId: string, text: string, cursorLine: number): Promise<string> {
   const path = write(rel, text);
-  const documents = new Documents();
-  const settings = defaultSettings({}).context;
-  const log = { error() {}, warn() {}, info() {}, debug() {} };
-  const repo = new RepositoryContext({ documents, settings: () => settings, log });
-  repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+  const { documents, repo } = repository();
   const uri = pathToFileURL(path).href;
   documents.didOpen({ textDocument: { uri, languageId, version: 1, text } });
   repo.didOpen(uri);
@@ -76,14 +82,7 @@ describe("Python", () => {
     const filler = Array.from({ length: 45 }, (_, i) => `    step_${i} = ${i}`).join("\n");
     const text = `${imports.join("\n")}\n\n\ndef render(items):\n${filler}\n    `;
     const path = write("app/render.py", text);
-    const documents = new Documents();
-    const settings = defaultSettings({}).context;
-    const repo = new RepositoryContext({
-      documents,
-      settings: () => settings,
-      log: { error() {}, warn() {}, info() {}, debug() {} },
-    });
-    repo.workspace.set([{ uri: pathToFileURL(root).href, name: "w" }]);
+    const { documents, repo } = repository();
     const uri = pathToFileURL(path).href;
     documents.didOpen({ textDocument: { uri, languageId: "python", version: 1, text } });
     const line = text.split("\n").length - 1;
@@ -130,6 +129,20 @@ describe("Python", () => {
     const block = await blockText("pkg/main.py", "python", text, cursor);
     expect(block).toContain("class Align:");
     expect(block).toContain("class Syntax:");
+  });
+});
+
+describe("Python docstrings", () => {
+  it("reads the lines before the cursor from a definition's start, not from inside a long docstring", async () => {
+    write("app/loop.py", "def loop_last(values):\n    yield from values\n");
+    // More imported names than are looked up ahead of their use: `loop_last` must be found as used.
+    const others = Array.from({ length: 10 }, (_, i) => `h${i}`);
+    write("app/other.py", others.map((n) => `def ${n}():\n    pass\n`).join(""));
+    const doc = Array.from({ length: 200 }, (_, i) => `    Line ${i} of the doc, "quoted".`).join("\n");
+    const body = Array.from({ length: 150 }, (_, i) => `    x_${i} = ${i}`).join("\n");
+    const text = `from app.other import ${others.join(", ")}\nfrom app.loop import loop_last\n\ndef install():\n    """Install it.\n${doc}\n    """\n${body}\n    for a in loop_last(`;
+    const block = await blockText("app/pretty.py", "python", text, text.split("\n").length - 1);
+    expect(block).toContain("def loop_last(values):");
   });
 });
 
@@ -239,5 +252,72 @@ describe("Rust", () => {
     expect(await blockText("src/lib.rs", "rust", text, before.split("\n").length - 1)).toContain(
       "pub struct SearcherBuilder",
     );
+  });
+});
+
+describe("the workspace symbol index and open documents", () => {
+  it("indexes a closed document's file from disk again: an edit closed unsaved does not linger", async () => {
+    write("pkg/shapes.py", "class Circle:\n    pass\n");
+    // `Square` three lines up: only the index finds it (names on the cursor's last lines are also looked up in
+    // the open documents).
+    const current = "def area(r):\n    s = Square(r)\n    t = 2\n    u = 3\n    return Circle(";
+    const main = write("pkg/main.py", current);
+    const { documents, repo } = repository();
+    const mainUri = pathToFileURL(main).href;
+    // A fresh choice each time: the document opened anew (a block is otherwise reused for its region).
+    const blockHas = async (text: string) => {
+      documents.didOpen({ textDocument: { uri: mainUri, languageId: "python", version: 1, text: current } });
+      repo.didOpen(mainUri);
+      const { block } = await repo.block(documents.get(mainUri)!, { line: 4, character: 18 }, 1024);
+      const doc = documents.get(mainUri);
+      documents.didClose(mainUri);
+      repo.didClose(mainUri, doc);
+      return block.text.includes(text);
+    };
+    // Each wait ends on what the block holds, with a deadline of turns of the event loop (no clock).
+    const until = async (check: () => Promise<boolean>) => {
+      for (let turn = 0; turn < 20_000; turn++) {
+        if (await check()) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      throw new Error("never happened");
+    };
+    // `Circle` has no import: the index finds it, once built.
+    await until(() => blockHas("class Circle:"));
+    const shapes = pathToFileURL(join(root, "pkg/shapes.py")).href;
+    const edited = "class Square:\n    pass\n";
+    documents.didOpen({ textDocument: { uri: shapes, languageId: "python", version: 1, text: edited } });
+    repo.didOpen(shapes);
+    // The index has taken the buffer's outline when it finds `Square` there.
+    await until(async () => (await blockHas("class Square:")) && !(await blockHas("class Circle:")));
+    const doc = documents.get(shapes);
+    documents.didClose(shapes);
+    repo.didClose(shapes, doc);
+    await until(() => blockHas("class Circle:"));
+    repo.dispose();
+  });
+});
+
+describe("Java", () => {
+  it("gives the member of a type found in an open document, when the type's snippet does not show it", async () => {
+    const methods = Array.from(
+      { length: 60 },
+      (_, i) => `    public static int m${i}(int x) {\n        return x + ${i};\n    }`,
+    ).join("\n");
+    // In a package the file does not import (a name resolution cannot reach): the open document has it.
+    const util = `package lib;\n\npublic class Util {\n${methods}\n}\n`;
+    const utilPath = write("src/lib/Util.java", util);
+    const app = "package app;\n\nclass App {\n    int run() {\n        return Util.m57(";
+    const appPath = write("src/app/App.java", app);
+    const { documents, repo } = repository();
+    const utilUri = pathToFileURL(utilPath).href;
+    documents.didOpen({ textDocument: { uri: utilUri, languageId: "java", version: 1, text: util } });
+    repo.didOpen(utilUri);
+    const appUri = pathToFileURL(appPath).href;
+    documents.didOpen({ textDocument: { uri: appUri, languageId: "java", version: 1, text: app } });
+    repo.didOpen(appUri);
+    const { block } = await repo.block(documents.get(appUri)!, { line: 4, character: 26 }, 1024);
+    repo.dispose();
+    expect(block.text).toContain("public static int m57(int x) {");
   });
 });

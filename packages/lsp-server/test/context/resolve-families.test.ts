@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cFamilyCandidates } from "../../src/context/resolve/c-family.js";
+import { csharpImplicit, namespaceRoot } from "../../src/context/resolve/csharp.js";
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../../src/context/resolve/jvm.js";
 import { ocamlCandidates, ocamlImplicit } from "../../src/context/resolve/ocaml.js";
 import { phpCandidates, phpImplicit } from "../../src/context/resolve/php.js";
@@ -50,6 +51,30 @@ describe("C and C++ includes", () => {
     { name: "a system header is not in the workspace", refs: [ref("printf")], want: [] },
   ])("$name", async ({ refs, want }) => {
     expect(await found(c, files, "/w/src/main.c", refs, { root: "/w" })).toEqual(want);
+  });
+
+  it("reads the file's own includes before what they include (the file budget is not spent on the first's tree)", async () => {
+    const c = stubSupport("c", [".c", ".h"], { candidates: cFamilyCandidates });
+    const tree: Record<string, FixtureFile> = {
+      "/w/src/ssl.c": { imports: [glob("big.h"), glob("debug.h")] },
+      "/w/src/big.h": { imports: [glob("b1.h"), glob("b2.h"), glob("b3.h")] },
+      "/w/src/b1.h": { declarations: [decl("b1")] },
+      "/w/src/b2.h": { declarations: [decl("b2")] },
+      "/w/src/b3.h": { declarations: [decl("DEBUG_MSG", "function")] },
+      "/w/src/debug.h": { declarations: [decl("DEBUG_MSG", "function")] },
+    };
+    const host = new FixtureHost(tree);
+    const results = await findDeclarations(
+      c,
+      host.parsed("/w/src/ssl.c"),
+      [ref("DEBUG_MSG")],
+      host,
+      { root: "/w" },
+      {
+        maxFiles: 3,
+      },
+    );
+    expect(results.map((r) => r.path)).toEqual(["/w/src/debug.h"]);
   });
 
   it("finds a header in an include directory of compile_commands.json, and not without it", async () => {
@@ -190,6 +215,41 @@ describe("Ruby require, require_relative and autoloaded constants", () => {
     expect(
       await found(ruby, files, "/w/lib/shop/cart.rb", refs, { root: "/w", rubyLoadPath: ["/w/lib"] }),
     ).toEqual(want);
+  });
+});
+
+describe("C# types by the file and folder conventions of .NET projects", () => {
+  it.each([
+    {
+      name: "the namespace's root maps to the folder its segments end in",
+      ns: "dnlib.DotNet",
+      dir: "/w/src/DotNet",
+      want: { namespace: "dnlib", dir: "/w/src" },
+    },
+    {
+      name: "no folder named after it: the file's folder",
+      ns: "Newtonsoft.Json",
+      dir: "/w/Src",
+      want: { namespace: "Newtonsoft.Json", dir: "/w/Src" },
+    },
+    { name: "deeper", ns: "Shop.Api.Orders", dir: "/w/Api/Orders", want: { namespace: "Shop", dir: "/w" } },
+  ])("$name", ({ ns, dir, want }) => {
+    expect(namespaceRoot(ns, dir)).toEqual(want);
+  });
+
+  it("looks for `Name.cs` beside the file, then in the folders of the enclosing and used namespaces", () => {
+    const from = {
+      path: "/w/src/DotNet/Emit/Reader.cs",
+      imports: [glob("dnlib.Threading", 0), glob("System.Text", 1), named("dnlib.IO", "IO", "*", 2)],
+      outline: { declarations: [], reexports: [], package: "dnlib.DotNet.Emit" },
+    };
+    expect(csharpImplicit("ListCreator", from, { root: "/w" }).map((c) => c.path)).toEqual([
+      "/w/src/DotNet/Emit/ListCreator.cs",
+      "/w/src/DotNet/ListCreator.cs",
+      "/w/src/ListCreator.cs",
+      "/w/src/Threading/ListCreator.cs",
+    ]);
+    expect(csharpImplicit("value", from, { root: "/w" })).toEqual([]);
   });
 });
 

@@ -88,15 +88,15 @@ describe("findDeclarations: TypeScript", () => {
     expect(await found(typescript, files, "/w/src/app.ts", refs, env)).toEqual(want);
   });
 
-  it("gives a member on its own when the container's snippet does not show it", async () => {
+  it("gives a member on its own when the container's snippet does not show it, before the container", async () => {
     const big = Array.from({ length: 50 }, (_, i) => `  m${i}(): void {\n    a();\n    b();\n  }`).join("\n");
     const tree = {
       "/w/a.ts": 'import { Big } from "./big";\n',
       "/w/big.ts": `export class Big {\n${big}\n}\n`,
     };
     expect(await found(typescript, tree, "/w/a.ts", [ref("Big", "m49")])).toEqual([
-      "/w/big.ts:Big",
       "/w/big.ts:m49",
+      "/w/big.ts:Big",
     ]);
     expect(await found(typescript, tree, "/w/a.ts", [ref("Big", "m1")])).toEqual(["/w/big.ts:Big"]);
   });
@@ -320,7 +320,7 @@ describe("findDeclarations: Rust", () => {
     {
       name: "an impl method (not in the struct's snippet)",
       refs: [ref("User", "new")],
-      want: ["/w/src/models.rs:User", "/w/src/models.rs:new"],
+      want: ["/w/src/models.rs:new", "/w/src/models.rs:User"],
     },
   ])("$name", async ({ refs, want }) => {
     expect(await found(rust, files, "/w/src/main.rs", refs, env)).toEqual(want);

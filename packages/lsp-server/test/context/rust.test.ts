@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRust, rust } from "../../src/context/lang/rust.js";
-import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
+import { findDeclarations } from "../../src/context/resolve.js";
+import { code, declaration, importRows, referenceRows, summary, VirtualHost } from "./helpers.js";
 
 describe("rust imports", () => {
   it.each([
@@ -125,7 +126,16 @@ describe("rust outline", () => {
 
 describe("rust references", () => {
   it.each([
-    { lines: ["let u = models::User::new("], want: ["models.User@0", "u@0"] },
+    { lines: ["let u = models::User::new("], want: ["models.User.new@0", "u@0"] },
+    {
+      name: "paths from the crate, the parent module and a macro's crate (a chain of up to six)",
+      lines: [
+        "crate::output::textwrap::wrap::LineWrapper::new(",
+        "super::Value::bool(",
+        "$crate::Action::Set",
+      ],
+      want: ["$crate.Action.Set@0", "super.Value.bool@1", "crate.output.textwrap.wrap.LineWrapper.new@2"],
+    },
     { lines: ["User::new(", ""], want: ["User.new@1"] },
     { lines: ["self.name.len() + helper(x)"], want: ["x@0", "helper@0"] },
     { lines: ["for i in 0..n { v.push(i) }"], want: ["i@0", "v.push@0", "n@0"] },
@@ -153,5 +163,72 @@ describe("rust candidates", () => {
     { specifier: "crate::x", from: "/w/src/lib.rs", env: { root: "/w" }, want: [] },
   ])("$specifier from $from", ({ specifier, from, want, ...rest }) => {
     expect(rust.candidates(specifier, from, "env" in rest ? rest.env : env)).toEqual(want);
+  });
+});
+
+describe("rust items after type arguments and `!`, type aliases, paths from the crate (issue 17)", () => {
+  it("ends an item at the brace after `>` or `!` (the next item is its own), and gives an alias its type's members", () => {
+    const { outline } = parseRust(code`
+      pub struct Error<F: Fmt = Plain> {
+          inner: Box<Inner>,
+      }
+      struct Inner {
+          kind: u8,
+      }
+      pub fn exit(code: i32) -> ! {
+          std::process::exit(code)
+      }
+      pub fn eq_ignore_case(a: &str, b: &str) -> bool {
+          a == b
+      }
+      pub type Result<T> = crate::error::Error<T>;`);
+    expect(summary(outline.declarations)).toEqual([
+      "struct Error 0-2@0 +",
+      "  field inner 1-1@1",
+      "struct Inner 3-5@3",
+      "  field kind 4-4@4",
+      "function exit 6-8@6 +",
+      "function eq_ignore_case 9-11@9 +",
+      "type Result 12-12@12 +",
+    ]);
+    expect(outline.declarations.at(-1)?.bases).toEqual(["crate::error::Error"]);
+  });
+
+  it("resolves `crate::`, `super::` and a macro's `$crate::` paths, a member through a type alias", async () => {
+    const files = {
+      "/w/src/lib.rs":
+        "mod error;\nmod builder;\npub use builder::Action;\npub type Error = crate::error::Error<u8>;\n",
+      "/w/src/error.rs":
+        "pub struct Error<F> {\n    f: F,\n}\nimpl<F> Error<F> {\n    pub fn invalid_utf8() -> Self { todo!() }\n}\n",
+      "/w/src/builder/mod.rs":
+        "mod action;\nmod parser;\npub use self::action::Action;\npub use self::parser::Parser;\n",
+      "/w/src/builder/action.rs": "pub enum Action {\n    Set,\n}\n",
+      "/w/src/builder/parser.rs":
+        "pub struct Parser;\nimpl Parser {\n    pub fn bool() -> Self { Parser }\n}\n",
+      "/w/src/macros.rs": "",
+    };
+    const host = new VirtualHost(files);
+    const env = { root: "/w", crateDir: "/w" };
+    const found = async (from: string, chain: string[]) =>
+      (
+        await findDeclarations(
+          rust,
+          host.parse(from),
+          [{ name: chain[0]!, member: chain[1]!, chain, distance: 0 }],
+          host,
+          env,
+        )
+      ).map((f) => `${f.path}:${f.declaration.name}`);
+    expect(await found("/w/src/builder/action.rs", ["super", "Parser", "bool"])).toEqual([
+      "/w/src/builder/parser.rs:bool",
+      "/w/src/builder/parser.rs:Parser",
+    ]);
+    expect(await found("/w/src/macros.rs", ["$crate", "Action", "Set"])).toContain(
+      "/w/src/builder/action.rs:Action",
+    );
+    expect(await found("/w/src/builder/parser.rs", ["crate", "Error", "invalid_utf8"])).toEqual([
+      "/w/src/lib.rs:Error",
+      "/w/src/error.rs:invalid_utf8",
+    ]);
   });
 });

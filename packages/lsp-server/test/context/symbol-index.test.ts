@@ -86,6 +86,47 @@ describe("SymbolIndex: ranking by nearness", () => {
   });
 });
 
+describe("SymbolIndex: members, by their container and its bases", () => {
+  const withBases = (d: ReturnType<typeof decl>, bases: string[]) => ({ ...d, bases });
+  const file = (...declarations: ReturnType<typeof decl>[]): ModuleOutline => ({
+    declarations,
+    reexports: [],
+  });
+  const index = new SymbolIndex(LIMITS);
+  // A class reopened in two files; a superclass with a mixin; a constant assigned an instance.
+  index.set("/w/lib/pry.rb", "ruby", file(decl("Pry", "class", [decl("run", "method")])));
+  index.set("/w/lib/pry_class.rb", "ruby", file(decl("Pry", "class", [decl("binding_for", "method")])));
+  index.set("/w/lib/text.rb", "ruby", file(decl("Text", "module", [decl("bold", "method")])));
+  index.set("/w/lib/command.rb", "ruby", file(withBases(decl("Command", "class"), ["Helpers::Text"])));
+  index.set("/w/lib/edit.rb", "ruby", file(withBases(decl("Edit", "class"), ["Pry::Command"])));
+  index.set("/w/lib/set.rb", "ruby", file(decl("CommandSet", "class", [decl("add_command", "method")])));
+  index.set("/w/lib/commands.rb", "ruby", file(withBases(decl("Commands", "variable"), ["CommandSet"])));
+  const near = { path: "/w/lib/cli.rb", family: "ruby" as Family };
+  const paths = (hits: { path: string }[]) => hits.map((h) => h.path);
+
+  it.each([
+    {
+      name: "the member of a class reopened elsewhere",
+      args: ["binding_for", "Pry"],
+      want: ["/w/lib/pry_class.rb"],
+    },
+    { name: "no member of another container", args: ["bold", "Pry"], want: [] },
+    { name: "through a base's mixin, two levels up", args: ["bold", "Edit"], want: ["/w/lib/text.rb"] },
+    { name: "through a constant's class", args: ["add_command", "Commands"], want: ["/w/lib/set.rb"] },
+    { name: "of any container", args: ["bold", undefined], want: ["/w/lib/text.rb"] },
+  ])("$name", ({ args: [name, owner], want }) => {
+    expect(paths(index.lookupMember(name!, near, 3, owner))).toEqual(want);
+  });
+  it("keeps members apart from top-level names, and counts and forgets them with their file", () => {
+    expect(index.lookup("bold", near, 3)).toEqual([]);
+    expect(index.lookupMember("bold", near, 1)[0]).toMatchObject({ owner: "Text", kind: "method" });
+    const entries = index.entries;
+    index.remove("/w/lib/text.rb");
+    expect(index.entries).toBe(entries - 2);
+    expect(index.lookupMember("bold", near, 3)).toEqual([]);
+  });
+});
+
 describe("SymbolIndex: bounds and changes", () => {
   it("refuses a new file when full, but takes a changed one in place of its old entries", () => {
     const index = new SymbolIndex({ maxFiles: 2, maxEntries: 1000, maxPerFile: 100 });
@@ -251,6 +292,24 @@ describe("WorkspaceSymbols: the build", () => {
     expect(names("C4")).toEqual(["m4.py"]);
   });
 
+  it("starts at the folder of the file that wants it (its subfolders queued first), then its parents, then the rest, each folder once", async () => {
+    write("a/x.py", "class X:\n    pass\n");
+    write("b/c/near.py", "class Near:\n    pass\n");
+    write("b/c/d/deeper.py", "class Deeper:\n    pass\n");
+    write("b/up.py", "class Up:\n    pass\n");
+    write("top.py", "class Top:\n    pass\n");
+    const { symbols, asked, build } = setUp();
+    symbols.want("python", join(root, "b/c/near.py"));
+    await build();
+    expect(asked.map((p) => p.slice(root.length + 1))).toEqual([
+      "b/c/near.py",
+      "b/up.py",
+      "top.py",
+      "b/c/d/deeper.py",
+      "a/x.py",
+    ]);
+  });
+
   it("stops at its file bound", async () => {
     for (let i = 0; i < 20; i++) write(`m${i}.py`, `class C${i}:\n    pass\n`);
     const { build, symbols } = setUp({ maxFiles: 5 });
@@ -296,6 +355,53 @@ describe("WorkspaceSymbols: changes", () => {
   });
 });
 
+describe("WorkspaceSymbols: families whose parser is not loaded yet", () => {
+  it("leaves their files unread until a lookup of their group wants them, then indexes them once it loads", async () => {
+    write("a.py", "class Ready:\n    pass\n");
+    write("b.rb", "Waiting\n");
+    write("c.rb", "Late\n");
+    const workspace = new Workspace();
+    workspace.set([{ uri: pathToUri(root) }]);
+    const ignore = new IgnoreRules((path) => readFile(path, "utf8").catch(() => undefined));
+    const cache = new SourceCache<string>({ workspace, ignore, exclude: () => [], parse: (_, text) => text });
+    const read: string[] = [];
+    let loaded = false;
+    let loads = 0;
+    // Each `.rb` file declares a class named by its text, but only once its "grammar" is loaded.
+    const symbols = new WorkspaceSymbols({
+      workspace,
+      files: {
+        subdirectories: (dir) => cache.subdirectories(dir),
+        list: (dir) => cache.list(dir),
+        readText: (path) => {
+          read.push(path.slice(root.length + 1));
+          return cache.readText(path);
+        },
+        mayUse: (path) => cache.mayUse(path),
+      },
+      outline: (path, text) =>
+        path.endsWith(".py")
+          ? { family: "python", outline: python.parse(text).outline }
+          : { family: "ruby", outline: outline(loaded ? [text.trim()] : []) },
+      indexable: (path) => path.endsWith(".py") || path.endsWith(".rb"),
+      waiting: (path) => (path.endsWith(".rb") && !loaded ? "ruby" : undefined),
+      load: async () => {
+        loads++;
+        loaded = true;
+      },
+    });
+    const names = (name: string) => symbols.index.lookup(name, { path: "/elsewhere.rb", family: "ruby" }, 5);
+    symbols.want("python");
+    await symbols.whenBuilt();
+    expect(read).toEqual(["a.py"]);
+    expect(names("Waiting")).toEqual([]);
+    symbols.want("ruby");
+    await until(() => names("Waiting").length === 1 && names("Late").length === 1);
+    expect(read.sort()).toEqual(["a.py", "b.rb", "c.rb"]);
+    expect(loads).toBe(1);
+  });
+});
+
 describe("WorkspaceSymbols: C# names through the index", () => {
   it("finds a class a `using` brings in, nearest first, with its declaration read through the host", async () => {
     const index = new WorkspaceSymbols({
@@ -323,8 +429,8 @@ describe("WorkspaceSymbols: C# names through the index", () => {
     };
     const found = await index.declarations(
       [
-        { name: "OrderService", distance: 0 },
-        { name: "Missing", distance: 1 },
+        { reference: { name: "OrderService", distance: 0 }, steps: [{ kind: "top", name: "OrderService" }] },
+        { reference: { name: "Missing", distance: 1 }, steps: [{ kind: "top", name: "Missing" }] },
       ],
       { path: "/w/src/Controllers/OrdersController.cs", family: "csharp", package: "Shop.Controllers" },
       host,

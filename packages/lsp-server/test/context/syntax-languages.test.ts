@@ -61,7 +61,7 @@ const CASES: Record<string, Case> = {
       "function main 13-17@13 +",
     ],
     imports: [
-      ['"foo.h"', "*=*"],
+      ["foo.h", "*=*"],
       ["<stdio.h>", "*=*"],
     ],
   },
@@ -535,6 +535,31 @@ describe("snippets", () => {
   });
 });
 
+describe("the package or namespace a file declares (ModuleOutline.package)", () => {
+  it.each([
+    { support: java, text: "package org.apache.lang3;\nclass A {}", want: "org.apache.lang3" },
+    { support: kotlin, text: "package com.shop.cart\nclass A", want: "com.shop.cart" },
+    { support: scala, text: "package com.shop\nclass A", want: "com.shop" },
+    {
+      support: csharp,
+      text: "using System;\nnamespace dnlib.DotNet {\n  class A {}\n}",
+      want: "dnlib.DotNet",
+    },
+    { support: csharp, text: "namespace Shop.Cart;\nclass A {}", want: "Shop.Cart" },
+    { support: php, text: "<?php\nnamespace Monolog\\Handler;\nclass A {}", want: "Monolog\\Handler" },
+    { support: java, text: "class A {}", want: undefined },
+    {
+      name: "a file's head parsed alone, its namespace not closed",
+      support: csharp,
+      text: "using System;\nnamespace dnlib.DotNet {\n  class A {\n    void F() {",
+      want: "dnlib.DotNet",
+    },
+    { support: php, text: "<?php\nnamespace App\\Http {\n  class A {", want: "App\\Http" },
+  ])("$support.family: $want", ({ support, text, want }) => {
+    expect(support.parse(text).outline.package).toBe(want);
+  });
+});
+
 describe("references", () => {
   it.each([
     {
@@ -553,7 +578,11 @@ describe("references", () => {
       want: ["s@0", "Util.area@0", "Shape@1"],
     },
     { support: csharp, lines: ["var x = Money.From(", "// Skip(it)"], want: ["Money.From@1", "x@1"] },
-    { support: ruby, lines: ["cart = Shop::Cart.new(", "# Hidden.call"], want: ["Shop.Cart@1", "cart@1"] },
+    {
+      support: ruby,
+      lines: ["cart = Shop::Cart.new(", "# Hidden.call"],
+      want: ["Shop.Cart.new@1", "cart@1"],
+    },
     { support: php, lines: ["$u = User::find(", "$this->repo->save($u);"], want: ["$u@0", "User.find@1"] },
     { support: kotlin, lines: ["val s = Shape.create(", "// Hidden.x"], want: ["Shape.create@1", "s@1"] },
     {

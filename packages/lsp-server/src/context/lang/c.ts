@@ -1,8 +1,9 @@
 // C and C++: outlines from tree-sitter-c and tree-sitter-cpp.
 import type { Node } from "web-tree-sitter";
+import { cppTypeLine, indentedNesting } from "../nesting.js";
 import { findReferences } from "../references.js";
 import { cFamilyCandidates } from "../resolve/c-family.js";
-import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
+import { hasWord, unquote, wordsBeforeName } from "../syntax/nodes.js";
 import type { Definition, SyntaxRules } from "../syntax/outline.js";
 import { lastRow } from "../syntax/outline.js";
 import { syntaxSupport } from "../syntax/support.js";
@@ -22,10 +23,19 @@ const C_QUERY = `
 (preproc_def name: (_) @name value: (_)) @definition.variable
 `;
 
+// A class behind an export macro (`class API Foo {`, `class API Foo : public Base {`) is read by the grammar as a
+// function `Foo` returning `class API`, the base (or the name) in an error node: the patterns below read it.
 const CPP_QUERY = `${C_QUERY}
 (class_specifier name: (_) @name body: (_)) @definition.class
 (alias_declaration name: (_) @name) @definition.type
 (concept_definition name: (_) @name) @definition.type
+(function_definition type: (class_specifier name: (_) !body) . declarator: (identifier) @name body: (_)) @definition.class
+(function_definition type: (struct_specifier name: (_) !body) . declarator: (identifier) @name body: (_)) @definition.struct
+(function_definition type: (class_specifier name: (_) !body) . (ERROR (identifier) @name) . declarator: (identifier) @base body: (_)) @definition.class
+(function_definition type: (struct_specifier name: (_) !body) . (ERROR (identifier) @name) . declarator: (identifier) @base body: (_)) @definition.struct
+(function_definition type: [(class_specifier !body) (struct_specifier !body)] . declarator: (identifier) . (ERROR (identifier) @base))
+(base_class_clause [(type_identifier) (qualified_identifier)] @base)
+(base_class_clause (template_type name: (_) @base))
 `;
 
 /** Declarators that wrap the name (`*p`, `a[3]`, `x = 1`, `&r`): their `declarator` field leads to it. */
@@ -75,7 +85,11 @@ type Access = "public" | "private" | "protected";
 /** The access labels of each container (`public:` at an offset), read once per container and outline. */
 const labelsOf = new WeakMap<Definition, Array<{ readonly at: number; readonly access: Access }>>();
 
-/** A C++ member's access: the last `public:`/`private:`/`protected:` label before it, or the container's default. */
+/**
+ * A C++ member's access: the last `public:`/`private:`/`protected:` label before it, or the container's default.
+ * A class behind an export macro (`class API Foo {…}`), which the grammar reads as a function `Foo` returning
+ * `class API`, has its labels as labelled statements of the function's body.
+ */
 function accessOf(member: Node, container: Definition): Access {
   // A template's class is its last child.
   const kindNode =
@@ -84,14 +98,16 @@ function accessOf(member: Node, container: Definition): Access {
   if (!labels) {
     labels = [];
     for (const child of kindNode?.childForFieldName("body")?.namedChildren ?? []) {
-      if (child?.type !== "access_specifier") continue;
-      const word = child.text.replace(/:$/, "").trim();
-      if (word === "public" || word === "private" || word === "protected")
+      let word: string | undefined;
+      if (child?.type === "access_specifier") word = child.text.replace(/:$/, "").trim();
+      else if (child?.type === "labeled_statement") word = child.childForFieldName("label")?.text;
+      if (child && (word === "public" || word === "private" || word === "protected"))
         labels.push({ at: child.startIndex, access: word });
     }
     labelsOf.set(container, labels);
   }
-  let access: Access = kindNode?.type === "class_specifier" ? "private" : "public";
+  const classNode = kindNode?.type === "function_definition" ? kindNode.childForFieldName("type") : kindNode;
+  let access: Access = classNode?.type === "class_specifier" ? "private" : "public";
   for (const label of labels) if (label.at < member.startIndex) access = label.access;
   return access;
 }
@@ -104,8 +120,11 @@ const RULES_C: SyntaxRules = {
   imports: (node) => {
     const path = node.childForFieldName("path");
     if (!path) return [];
+    // `#include "a/b.h"` names `a/b.h`; `<a/b.h>` keeps its brackets (see `ModuleImport`).
+    const specifier = path.type === "string_literal" ? unquote(path.text) : path.text;
+    if (specifier === "") return [];
     const statement: ModuleImport = {
-      specifier: path.text,
+      specifier,
       bindings: [{ local: "*", imported: "*" }],
       line: node.startPosition.row,
     };
@@ -168,6 +187,8 @@ export const cpp: LanguageSupport = syntaxSupport({
   query: CPP_QUERY,
   rules: RULES_CPP,
   importHint: /#\s*include\b|\bimport\b/,
+  // The class of a method defined out of it (`void Scanner::scan() {`), a class's bases.
+  nesting: (lines) => indentedNesting(lines, cppTypeLine, "//"),
   references: (lines, preceding) =>
     findReferences(lines, { dialect: "c", keywords: cppKeywords, paths: true, arrows: true }, preceding),
 });

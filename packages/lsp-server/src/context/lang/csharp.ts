@@ -1,12 +1,17 @@
 // C#: outlines from tree-sitter-c-sharp.
+import { indentedNesting, jvmTypeLine } from "../nesting.js";
 import { findReferences } from "../references.js";
-import { csharpCandidates } from "../resolve/csharp.js";
+import { csharpCandidates, csharpImplicit } from "../resolve/csharp.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport } from "../types.js";
 
 const QUERY = `
 (using_directive) @import
+(namespace_declaration name: (_) @package)
+(file_scoped_namespace_declaration name: (_) @package)
+(base_list [(identifier) (qualified_name)] @base)
+(base_list (generic_name (identifier) @base))
 (class_declaration name: (_) @name) @definition.class
 (struct_declaration name: (_) @name) @definition.struct
 (record_declaration name: (_) @name) @definition.class
@@ -37,10 +42,14 @@ const KEYWORDS = new Set(
 export const csharp: LanguageSupport = syntaxSupport({
   family: "csharp",
   candidates: csharpCandidates,
+  implicit: csharpImplicit,
+  // The class around the cursor and its bases: a bare call may be a base class's method.
+  nesting: (lines) => indentedNesting(lines, jvmTypeLine, "//"),
   extensions: [".cs"],
   grammar: "c_sharp",
   query: QUERY,
   rules: {
+    packageLine: /^[ \t]*namespace[ \t]+([\p{L}\p{N}_.]+)/mu,
     exported: (definition, container) => {
       const words = wordsBeforeName(definition);
       if (hasWord(words, "private")) return false;

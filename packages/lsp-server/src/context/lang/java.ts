@@ -1,4 +1,5 @@
 // Java: outlines from tree-sitter-java.
+import { indentedNesting, jvmTypeLine } from "../nesting.js";
 import { findReferences } from "../references.js";
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../resolve/jvm.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
@@ -7,6 +8,11 @@ import type { LanguageSupport, ModuleImport } from "../types.js";
 
 const QUERY = `
 (import_declaration) @import
+(package_declaration [(identifier) (scoped_identifier)] @package)
+(superclass [(type_identifier) (scoped_type_identifier)] @base)
+(superclass (generic_type [(type_identifier) (scoped_type_identifier)] @base))
+(type_list [(type_identifier) (scoped_type_identifier)] @base)
+(type_list (generic_type [(type_identifier) (scoped_type_identifier)] @base))
 (class_declaration name: (_) @name) @definition.class
 (interface_declaration name: (_) @name) @definition.interface
 (annotation_type_declaration name: (_) @name) @definition.interface
@@ -51,10 +57,13 @@ export const java: LanguageSupport = syntaxSupport({
   implicit: jvmImplicit,
   packageFile: jvmPackageFile,
   environment: jvmEnvironment,
+  // The class around the cursor and its bases: a bare call may be a superclass's method.
+  nesting: (lines) => indentedNesting(lines, jvmTypeLine, "//"),
   extensions: [".java"],
   grammar: "java",
   query: QUERY,
   rules: {
+    packageLine: /^[ \t]*package[ \t]+([\p{L}\p{N}_.]+)[ \t]*;/mu,
     // Public, and package-private: visible to the package's other files.
     exported: (definition) => !hasWord(wordsBeforeName(definition), "private"),
     imports: (node) => {

@@ -7,6 +7,7 @@ import type { LanguageSupport, ModuleImport } from "../types.js";
 
 const QUERY = `
 (import) @import
+(package_header (qualified_identifier) @package)
 (class_declaration name: (_) @name) @definition.class
 (object_declaration name: (_) @name) @definition.class
 (function_declaration name: (_) @name) @definition.function

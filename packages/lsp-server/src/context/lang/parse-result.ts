@@ -52,13 +52,14 @@ export function mergeOverloads(items: Item[]): Item[] {
   return merged;
 }
 
-/** The outline of parsed items: exported as `localExports` says too, snippets built. */
+/** The outline of parsed items: exported as `localExports` says too, snippets built; `pkg` its package. */
 export function outlineOf(
   source: TextLines,
   items: readonly Item[],
   reexports: ReExport[],
   localExports: readonly LocalExport[],
   defaultExport: string | undefined,
+  pkg?: string,
 ): ModuleOutline {
   const exportedNames = new Set(localExports.map((e) => e.local));
   if (defaultExport !== undefined) exportedNames.add(defaultExport);
@@ -69,5 +70,6 @@ export function outlineOf(
     reexports,
     ...(localExports.length > 0 ? { localExports } : {}),
     ...(defaultExport === undefined ? {} : { defaultExport }),
+    ...(pkg === undefined ? {} : { package: pkg }),
   };
 }

@@ -8,6 +8,7 @@ import type { LanguageSupport, ModuleImport } from "../types.js";
 
 const QUERY = `
 (namespace_use_declaration) @import
+(namespace_definition name: (_) @package)
 (require_expression) @import
 (require_once_expression) @import
 (include_expression) @import
@@ -78,6 +79,7 @@ export const php: LanguageSupport = syntaxSupport({
   grammar: "php",
   query: QUERY,
   rules: {
+    packageLine: /^[ \t]*namespace[ \t]+([\p{L}\p{N}_\\]+)[ \t]*[;{]/mu,
     exported: (definition, container) =>
       !container ||
       !(hasWord(wordsBeforeName(definition), "private") || hasWord(wordsBeforeName(definition), "protected")),

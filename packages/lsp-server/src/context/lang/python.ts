@@ -354,6 +354,8 @@ export const python: LanguageSupport = {
   extensions: [".py", ".pyi"],
   parse: guardedParse(parsePython),
   importHint: /\bimport\b/,
+  // A definition, an import or a decorator at the left margin is never inside a docstring.
+  statementStart: (line) => /^(?:(?:async[ \t]+)?def|class|import|from|@)\b/.test(line),
   references: (lines, preceding, bound) =>
     findReferences(
       lines,

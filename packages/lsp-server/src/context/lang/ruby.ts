@@ -1,5 +1,6 @@
 // Ruby: outlines from tree-sitter-ruby.
 import type { Node } from "web-tree-sitter";
+import { indentedNesting, rubyTypeLine } from "../nesting.js";
 import { findReferences } from "../references.js";
 import { rubyCandidates, rubyImplicit } from "../resolve/ruby.js";
 import { lastSegment, unquote } from "../syntax/nodes.js";
@@ -13,6 +14,10 @@ const QUERY = `
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.function
 (assignment left: (constant) @name) @definition.variable
+(assignment left: (scope_resolution name: (constant) @name)) @definition.variable
+(class superclass: (superclass (_) @base))
+(call method: (identifier) @_mixin arguments: (argument_list (_) @base) (#match? @_mixin "^(include|extend|prepend)$"))
+(assignment left: [(constant) (scope_resolution)] right: (call receiver: (_) @base method: (identifier) @_new (#eq? @_new "new")))
 `;
 
 /**
@@ -31,7 +36,7 @@ function rubyImport(node: Node): ModuleImport[] {
 
 const KEYWORDS = new Set(
   (
-    "BEGIN END alias and begin break case class def defined do else elsif end ensure false for if in module next " +
+    "BEGIN END alias and begin break case class def defined defined? do else elsif end ensure false for if in module next " +
     "nil not or redo rescue retry return self super then true undef unless until when while yield require " +
     "require_relative attr_reader attr_writer attr_accessor private protected public puts raise lambda proc new"
   ).split(" "),
@@ -42,11 +47,14 @@ export const ruby: LanguageSupport = syntaxSupport({
   family: "ruby",
   candidates: rubyCandidates,
   implicit: rubyImplicit,
+  nesting: (lines) => indentedNesting(lines, rubyTypeLine),
   extensions: [".rb", ".rake", ".gemspec"],
   grammar: "ruby",
   query: QUERY,
   rules: {
     exported: () => true,
+    // Classes are namespaces too: `class Pry; class Indent` declares `Indent`, named so or `Pry::Indent`.
+    namespaces: new Set(["module", "class"]),
     imports: rubyImport,
     // `class Foo::Bar` is `Bar`, reached through `Foo`.
     nameOf: (definition) =>
@@ -54,5 +62,9 @@ export const ruby: LanguageSupport = syntaxSupport({
   },
   importHint: /\b(?:require|require_relative|load)\b/,
   references: (lines, preceding) =>
-    findReferences(lines, { dialect: "python", keywords: KEYWORDS, paths: true }, preceding),
+    findReferences(
+      lines,
+      { dialect: "python", keywords: KEYWORDS, paths: true, chains: true, suffixes: "?!" },
+      preceding,
+    ),
 });

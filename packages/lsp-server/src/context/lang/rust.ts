@@ -192,6 +192,11 @@ function items(
       block,
     );
     declared.exported = exported || body === "trait";
+    // `type Error = crate::error::Error<Fmt>;`: the alias has the aliased type's members.
+    if (keyword === "type") {
+      const aliased = aliasedPath(p.source.code.slice(lx.start, span.end));
+      if (aliased) declared.bases = [aliased];
+    }
     if (block && p.source.code.charCodeAt(block.openOffset) === CHAR.LBRACE) {
       if (keyword === "struct" || keyword === "union" || keyword === "enum")
         declared.members = fields(p, block, keyword === "enum");
@@ -287,6 +292,12 @@ function implOf(
   return { type, methods: items(p, body.openOffset + 1, body.closeOffset, "impl", depth + 1) };
 }
 
+/** The path a type alias names, type arguments left out: `Error<F> = crate::error::Error<F>;` → `crate::error::Error`. */
+function aliasedPath(text: string): string | undefined {
+  const m = /=\s*((?:(?:\$?crate|self|super|[A-Za-z_]\w*)::)*[A-Za-z_]\w*)/.exec(text);
+  return m?.[1];
+}
+
 /** Struct fields (`pub a: T`) and enum variants (`A`, `B(u8)`, `C { x: i32 }`). */
 function fields(p: Parser, body: BracketBody, variants: boolean): Item[] {
   const found: Item[] = [];
@@ -321,6 +332,9 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
+/** Keywords a path may start with, each a module: the crate's root, the parent module, this one. */
+const PATH_ROOTS: ReadonlySet<string> = new Set(["crate", "super", "self", "$crate"]);
+
 /** Folders whose `.rs` files are each a crate root (Cargo's auto-discovered targets). */
 const CRATE_ROOT_DIRS = new Set(["tests", "examples", "benches"]);
 
@@ -352,7 +366,11 @@ function crateRootDir(fromFile: string, env: ResolveEnv): string | undefined {
 }
 
 function rustCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
-  const segments = specifier.split("::").filter((s) => s !== "");
+  // A macro's `$crate` is the crate that defines the macro: this one.
+  const segments = specifier
+    .split("::")
+    .filter((s) => s !== "")
+    .map((s) => (s === "$crate" ? "crate" : s));
   if (segments.length === 0 || segments.some((s) => !/^[\p{L}\p{N}_]+$/u.test(s))) return [];
   let dir: string;
   const crateRoot = crateRootDir(fromFile, env);
@@ -393,7 +411,20 @@ export const rust: LanguageSupport = {
   parse: guardedParse(parseRust),
   importHint: /\b(?:use|mod|extern)\b/,
   references: (lines, preceding) =>
-    findReferences(lines, { dialect: "rust", keywords: KEYWORDS, paths: true }, preceding),
+    findReferences(
+      lines,
+      {
+        dialect: "rust",
+        keywords: KEYWORDS,
+        paths: true,
+        chains: true,
+        chainLength: 6,
+        pathKeywords: PATH_ROOTS,
+      },
+      preceding,
+    ),
   candidates: rustCandidates,
+  // `crate::`, `super::`, `self::` (and a macro's `$crate::`), and the workspace's crates by name.
+  pathRoot: (name, env) => PATH_ROOTS.has(name) || env.crates?.has(name) === true,
   submodule: (specifier, name) => `${specifier}::${name}`,
 };

@@ -8,6 +8,7 @@ import type { LanguageSupport, ModuleImport } from "../types.js";
 
 const QUERY = `
 (import_declaration) @import
+(package_clause name: (_) @package)
 (class_definition name: (_) @name) @definition.class
 (object_definition name: (_) @name) @definition.class
 (trait_definition name: (_) @name) @definition.trait

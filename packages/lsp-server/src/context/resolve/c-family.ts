@@ -9,8 +9,8 @@ const CONVENTIONAL_DIRS = ["", "include", "src"] as const;
 /**
  * The files an `#include` may name, most likely first: `"a/b.h"` beside the including file, then in the include
  * directories of the compilation database (`env.includeDirs`), then at the workspace root and in its `include/`
- * and `src/` (many projects build with `-I$(top_srcdir)` and ship no database); `"<a/b.h>"` the same without the
- * including file's folder. System headers (not in the workspace) are left to the host to refuse.
+ * and `src/` (many projects build with `-I$(top_srcdir)` and ship no database), then in the folders above the
+ * including file's; `"<a/b.h>"` the same without the including file's folders. System headers (not in the workspace) are left to the host to refuse.
  */
 export function cFamilyCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
   const angled = specifier.startsWith("<") && specifier.endsWith(">");
@@ -21,8 +21,27 @@ export function cFamilyCandidates(specifier: string, fromFile: string, env: Reso
     ...(angled ? [] : [path.dirname(fromFile)]),
     ...(env.includeDirs ?? []),
     ...CONVENTIONAL_DIRS.map((dir) => path.join(env.root, dir)),
+    ...(angled ? [] : ancestors(path.dirname(fromFile), env.root)),
   ];
   return [...new Set(dirs.map((dir) => path.join(dir, name)))];
+}
+
+/**
+ * The folders above `dir` up to `root` (excluded), nearest first: a test in `test/integration/` including
+ * `"handler_test.h"` of `test/` is built with `-I test`, which a project without a compilation database does not
+ * say.
+ */
+function ancestors(dir: string, root: string): string[] {
+  const out: string[] = [];
+  for (
+    let d = path.dirname(dir);
+    d.length > root.length && d.startsWith(root) && d !== dir;
+    d = path.dirname(d)
+  ) {
+    out.push(d);
+    if (d === path.dirname(d)) break;
+  }
+  return out;
 }
 
 /** Include options, in the search order of their kinds (GCC's: `-iquote` first, `-idirafter` last). */

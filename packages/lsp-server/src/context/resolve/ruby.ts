@@ -1,7 +1,7 @@
 // Ruby: `require_relative` names a file beside the requiring one, `require` one on the load path (the gemspec's
 // `lib/`); Rails-like projects autoload a constant from the file its name becomes (Zeitwerk). Pure.
 import { posix as path } from "node:path";
-import type { ImplicitCandidate, ParsedModule, ResolveEnv } from "../types.js";
+import type { ImplicitCandidate, ImplicitScope, ParsedModule, ResolveEnv } from "../types.js";
 
 /** Where Rails (Zeitwerk) autoloads constants from, under the root; the file's own folder comes first. */
 const AUTOLOAD_DIRS = [
@@ -42,16 +42,40 @@ export function underscore(name: string): string {
     .toLowerCase();
 }
 
-/** Where a constant used without `require` may be defined: `<snake>.rb` beside the file, then the autoload folders. */
-export function rubyImplicit(name: string, from: ParsedModule, env: ResolveEnv): ImplicitCandidate[] {
+/**
+ * Where a constant used without `require` may be defined. By the layout Ruby projects follow (Zeitwerk's, and
+ * most gems'), a constant's file is its namespace path under a load-path folder: `Pry::Helpers::Text` is
+ * `pry/helpers/text.rb`. Ruby finds a constant in each namespace around the use, innermost first, so the
+ * qualifiers written before it (`scope.qualifiers`) are tried under each prefix of the nesting (`scope.nesting`):
+ * `Helpers::Text` inside `class Pry; class Code` is `pry/code/helpers/text.rb`, then `pry/helpers/text.rb`, then
+ * `helpers/text.rb`, under the load path (`lib/`) and Rails' autoload folders. Then (with its qualifiers' folders)
+ * `<snake>.rb` beside the file, in the folder named after the file (`cat.rb`'s `Cat::Formatter` in
+ * `cat/formatter.rb`), and directly in those folders.
+ */
+export function rubyImplicit(
+  name: string,
+  from: ParsedModule,
+  env: ResolveEnv,
+  scope?: ImplicitScope,
+): ImplicitCandidate[] {
   if (!/^[A-Z][A-Za-z0-9_]*$/.test(name)) return [];
   const file = `${underscore(name)}.rb`;
-  const dirs = [
-    path.dirname(from.path),
-    ...AUTOLOAD_DIRS.map((d) => path.join(env.root, d)),
-    ...(env.rubyLoadPath ?? []),
-  ];
-  return [...new Set(dirs.map((d) => path.join(d, file)))].map((p) => ({ path: p }));
+  const loadPath = env.rubyLoadPath ?? [path.join(env.root, "lib")];
+  const autoload = AUTOLOAD_DIRS.map((d) => path.join(env.root, d));
+  const roots = [...new Set([...loadPath, ...autoload])];
+  const qualifiers = (scope?.qualifiers ?? []).filter((q) => /^[A-Z]/.test(q)).map(underscore);
+  const nesting = (scope?.nesting ?? []).map(underscore);
+  const paths: string[] = [];
+  for (let i = nesting.length; i >= 0; i--) {
+    const parts = [...nesting.slice(0, i), ...qualifiers];
+    if (parts.length === 0) continue;
+    for (const root of roots) paths.push(path.join(root, ...parts, file));
+  }
+  // Beside the file, then in the folder named after it (`cat.rb`'s nested classes in `cat/`), then flat.
+  const own = from.path.endsWith(".rb") ? from.path.slice(0, -3) : undefined;
+  const dirs = [path.dirname(from.path), ...(own ? [own] : []), ...autoload, ...loadPath];
+  for (const dir of dirs) paths.push(path.join(dir, ...qualifiers, file));
+  return [...new Set(paths)].map((p) => ({ path: p }));
 }
 
 /** The load path of a gemspec: its `require_paths` (default `lib`), absolute. Never throws. */

@@ -68,6 +68,17 @@ export interface SyntaxRules {
   body?(node: Node): Node | undefined;
   /** Whether a node before a declaration documents it like a comment (Elixir's `@doc "…"`). Default: comments. */
   isDoc?(node: Node): boolean;
+  /**
+   * Kinds of container that are also namespaces: a type declared in one is a declaration of its own (hoisted to
+   * where the container is listed), not a member. Default `module` (Ruby's and Elixir's modules); Ruby's classes
+   * too, since `class Pry; class Indent` declares `Pry::Indent`, which code names `Indent` or `Pry::Indent`.
+   */
+  namespaces?: ReadonlySet<DeclarationKind>;
+  /**
+   * The package line read from the text when the query's `@package` capture finds none (group 1): a text cut
+   * before its namespace's closing brace (the head of a file, parsed alone) may lose the namespace node.
+   */
+  packageLine?: RegExp;
 }
 
 /** What a module's export statements say besides its declarations (see `ModuleOutline`). */
@@ -161,9 +172,17 @@ interface Placed {
 function collect(
   matches: readonly QueryMatch[],
   rules: SyntaxRules,
-): { definitions: Definition[]; imports: ModuleImport[]; exports: CollectedExports } {
+): {
+  definitions: Definition[];
+  imports: ModuleImport[];
+  exports: CollectedExports;
+  bases: Node[];
+  pkg: string | undefined;
+} {
   const definitions: Definition[] = [];
   const imports: ModuleImport[] = [];
+  const bases: Node[] = [];
+  let pkg: string | undefined;
   const exports: CollectedExports = {
     reexports: [],
     localExports: [],
@@ -179,6 +198,8 @@ function collect(
       if (captured === "name") name = capture.node;
       else if (captured === "declarator") declarator = capture.node;
       else if (captured === "import") imports.push(...rules.imports(capture.node));
+      else if (captured === "base") bases.push(capture.node);
+      else if (captured === "package") pkg ??= capture.node.text.replace(/\s+/g, "").replace(/^\\/, "");
       else if (captured === "export" && rules.exports) {
         const found = rules.exports(capture.node);
         exports.reexports.push(...(found.reexports ?? []));
@@ -209,22 +230,53 @@ function collect(
     }
   }
   imports.sort((a, b) => a.line - b.line);
-  return { definitions, imports, exports };
+  return { definitions, imports, exports, bases, pkg };
 }
 
+/** The default {@link SyntaxRules.namespaces}. */
+const MODULES: ReadonlySet<DeclarationKind> = new Set(["module"]);
+
 /** Where a definition goes given its nearest enclosing one: a member, the top level (undefined), or nowhere. */
-function ownerOf(kind: DeclarationKind, parent: Placed | undefined): Placed | undefined | null {
+function ownerOf(
+  kind: DeclarationKind,
+  parent: Placed | undefined,
+  namespaces: ReadonlySet<DeclarationKind>,
+): Placed | undefined | null {
   if (!parent) return undefined;
   const outer = parent.definition.kind;
   // A function's or a variable's locals are not declarations of the file.
   if (outer === "function" || outer === "method") return null;
   if (CONTAINERS.has(outer)) {
-    // A module (Ruby, Elixir) is a namespace: its types are declarations of their own, its functions its members.
-    if (outer === "module" && TYPES.has(kind)) return parent.owner;
+    // A namespace (a Ruby or Elixir module): its types are declarations of their own, its functions its members.
+    if (namespaces.has(outer) && (TYPES.has(kind) || kind === "module")) return parent.owner;
     return parent.owner === null ? null : parent;
   }
   // Inside a typedef or a variable's initialiser: a type declared there belongs where that declaration does.
   return TYPES.has(kind) ? parent.owner : null;
+}
+
+/**
+ * A `@base` capture (a superclass, a mixin, the class of an assigned instance) as a base of the innermost definition
+ * that holds it, unless that is a function (whose locals are not declarations): its name as written, when it is a
+ * name or a path of names (`Helpers::Text`; `::PP` is `PP`; `self` and expressions are none).
+ */
+function addBase(placed: readonly Placed[], base: Node): void {
+  let holder: Placed | undefined;
+  for (const p of placed) {
+    const { node } = p.definition;
+    if (node.startIndex <= base.startIndex && base.endIndex <= node.endIndex) {
+      if (!holder || node.startIndex >= holder.definition.node.startIndex) holder = p;
+    }
+  }
+  if (!holder || holder.item === DROPPED) return;
+  const kind = holder.definition.kind;
+  if (kind === "function" || kind === "method") return;
+  // As written, less a leading root (`::PP`); a path of names only (`self` and expressions are none).
+  const name = base.text.trim().replace(/^(?:::|\\|\.)/, "");
+  if (!/^[\p{L}_][\p{L}\p{N}_]*(?:(?:::|\\|\.)[\p{L}_][\p{L}\p{N}_]*)*$/u.test(name) || name === "self")
+    return;
+  holder.item.bases ??= [];
+  if (!holder.item.bases.includes(name)) holder.item.bases.push(name);
 }
 
 /**
@@ -234,7 +286,8 @@ function ownerOf(kind: DeclarationKind, parent: Placed | undefined): Placed | un
  * for the snippet.
  */
 export function outlineFromMatches(text: string, matches: readonly QueryMatch[], rules: SyntaxRules): Parsed {
-  const { definitions, imports, exports } = collect(matches, rules);
+  const { definitions, imports, exports, bases, pkg } = collect(matches, rules);
+  const placed: Placed[] = [];
   definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   const top: Item[] = [];
   const stack: Placed[] = [];
@@ -249,10 +302,12 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
       parent.definition.node.endIndex === node.endIndex
     )
       parent = parent.parent;
-    const owner = ownerOf(definition.kind, parent);
+    const owner = ownerOf(definition.kind, parent, rules.namespaces ?? MODULES);
     if (owner === null) {
       // Dropped (a local), and so is everything inside it: nothing more is read of it.
-      stack.push({ definition, item: DROPPED, parent, owner });
+      const dropped: Placed = { definition, item: DROPPED, parent, owner };
+      stack.push(dropped);
+      if (bases.length > 0) placed.push(dropped);
       continue;
     }
     let kind = definition.kind;
@@ -273,19 +328,28 @@ export function outlineFromMatches(text: string, matches: readonly QueryMatch[],
     };
     const body = bodyLines(node, text, rules);
     if (body) item.body = body;
-    const placed: Placed = { definition: { ...definition, kind }, item, parent, owner };
-    stack.push(placed);
+    const here: Placed = { definition: { ...definition, kind }, item, parent, owner };
+    stack.push(here);
+    if (bases.length > 0) placed.push(here);
     if (owner) {
       if (!item.exported) item.hidden = true;
       owner.item.members ??= [];
       owner.item.members.push(item);
     } else top.push(item);
   }
+  for (const base of bases) addBase(placed, base);
   const merge = (items: Item[]): Item[] =>
     mergeOverloads(items).map((item) => (item.members ? { ...item, members: merge(item.members) } : item));
   const { reexports, localExports, defaultExport } = exports;
   return {
     imports,
-    outline: outlineOf(new TextLines(text), merge(top), reexports, localExports, defaultExport),
+    outline: outlineOf(
+      new TextLines(text),
+      merge(top),
+      reexports,
+      localExports,
+      defaultExport,
+      pkg ?? rules.packageLine?.exec(text)?.[1]?.replace(/\s+/g, ""),
+    ),
   };
 }

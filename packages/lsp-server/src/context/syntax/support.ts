@@ -28,6 +28,8 @@ export interface SyntaxLanguage {
   readonly implicit?: LanguageSupport["implicit"];
   /** See `LanguageSupport.packageFile`. */
   readonly packageFile?: LanguageSupport["packageFile"];
+  /** See `LanguageSupport.nesting`. */
+  readonly nesting?: LanguageSupport["nesting"];
   /** See `LanguageSupport.environment`. */
   readonly environment?: LanguageSupport["environment"];
 }
@@ -113,6 +115,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
         ? loadGrammar(language.grammar).then(() => {})
         : undefined;
     },
+    parserReady: () => grammarNow(language.grammar) !== undefined,
     parse(text) {
       if (text.length > MAX_PARSE_CHARS) return EMPTY;
       return guarded((grammar) => {
@@ -144,6 +147,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     ...(language.submodule ? { submodule: language.submodule } : {}),
     ...(language.implicit ? { implicit: language.implicit } : {}),
     ...(language.packageFile ? { packageFile: language.packageFile } : {}),
+    ...(language.nesting ? { nesting: language.nesting } : {}),
     ...(language.environment ? { environment: language.environment } : {}),
   };
 }
