@@ -9,11 +9,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTEXT_PROJECTS, type ContextProject, openFile } from "./context-projects.js";
 
 // Runs the Lua specs under test/spec (unit), test/e2e (the plugin launching the built infill-lsp against
 // @infill/sim) and test/install (the README's lazy.nvim spec installing from a clone of this repository) in real
@@ -62,29 +63,35 @@ interface RunResult {
   results: CaseResult[];
 }
 
-// Repository context: a project without version control (its package.json marks the root), where src/cart.ts uses
-// formatPrice from lib/pricing.ts, which the editor never opens. The cursor ends the last line of CART; the spec types
-// `(` there.
-const PRICING_DECLARATION = 'export function formatPrice(cents: number, currency = "USD"): string {';
-const PRICING = `/** Formats an amount in cents as a price tag, e.g. 1999 → "$19.99". */
-${PRICING_DECLARATION}
-  const amount = (cents / 100).toFixed(2);
-  return currency === "USD" ? \`$\${amount}\` : \`\${amount} \${currency}\`;
-}
-`;
-const CART = `import { formatPrice } from "../lib/pricing.js";
-
-export function priceTag(item: { name: string; cents: number }): string {
-  const tag = formatPrice`;
-
-/** Write the context project under `dir`; returns its path. */
-function writeContextProject(dir: string): string {
-  mkdirSync(join(dir, "lib"), { recursive: true });
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "package.json"), '{ "name": "shop", "type": "module" }\n');
-  writeFileSync(join(dir, "lib", "pricing.ts"), PRICING);
-  writeFileSync(join(dir, "src", "cart.ts"), `${CART}\n  return \`\${item.name}: \${tag}\`;\n}\n`);
+/** Write a context project under `dir`, the open file without its cursor marker; returns its path. */
+function writeContextProject(dir: string, project: ContextProject): string {
+  for (const [rel, text] of Object.entries(project.files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), rel === project.open ? openFile(project).text : text);
+  }
   return dir;
+}
+
+/**
+ * The context block's text by the file it comes from: each path line (`// lib/pricing.ts`, in the language's
+ * comment) of one of `paths` starts a section, which runs to the next one. The block starts with one.
+ */
+function blockSections(block: string, comment: string, paths: string[]): Map<string, string> {
+  const heads = new Map(paths.map((path) => [`${comment} ${path}`, path]));
+  const sections = new Map<string, string>();
+  let current: string | undefined;
+  for (const line of block.split("\n").slice(0, -1)) {
+    const path = heads.get(line);
+    if (path !== undefined) {
+      current = path;
+      sections.set(path, sections.get(path) ?? "");
+    } else if (current === undefined) {
+      throw new Error(`the block does not start with a path line: ${JSON.stringify(block.slice(0, 200))}`);
+    } else {
+      sections.set(current, `${sections.get(current)}${line}\n`);
+    }
+  }
+  return sections;
 }
 
 let binDir = "";
@@ -248,31 +255,45 @@ describe.each(VERSIONS)("%s", (version) => {
     RUN_TIMEOUT_MS + 5_000,
   );
 
-  it(
-    `e2e: ${CONTEXT_SPEC}: a declaration from a file that is not open reaches the request`,
-    async () => {
-      const project = writeContextProject(join(scratch, `context-${version}`));
+  // Repository context, one project per language family (test/context-projects.ts), each in its own Neovim.
+  it.for(CONTEXT_PROJECTS)(
+    `e2e: ${CONTEXT_SPEC}: $family: a declaration from a file that is not open reaches the request`,
+    { timeout: RUN_TIMEOUT_MS + 5_000 },
+    async (project) => {
+      const dir = writeContextProject(
+        join(scratch, `context-${version}-${project.family.replace(/\W/g, "_")}`),
+        project,
+      );
+      const { before, line } = openFile(project);
       const from = sim?.requests.length ?? 0;
       expectPassed(
         await runSpec(version, CONTEXT_SPEC, {
-          INFILL_TEST_PROJECT: project,
-          INFILL_TEST_LINE: String(CART.split("\n").length),
+          INFILL_TEST_PROJECT: dir,
+          INFILL_TEST_OPEN: project.open,
+          INFILL_TEST_LINE: String(line),
+          INFILL_TEST_TYPED: project.typed,
+          INFILL_TEST_FILETYPE: project.filetype,
         }),
         CONTEXT_SPEC,
       );
       const prompts = (sim?.requests.slice(from) ?? [])
         .map((request) => (request.body as { prompt?: string }).prompt ?? "")
-        .filter((prompt) => prompt.endsWith(`${CART}(`));
-      expect(prompts.length, "requests with the cursor after `formatPrice(`").toBeGreaterThan(0);
+        .filter((prompt) => prompt.endsWith(`${before}${project.typed}`));
+      expect(prompts.length, `requests with the cursor after \`${project.typed}\``).toBeGreaterThan(0);
+      const comment = project.comment ?? "//";
       for (const prompt of prompts) {
         // The context block, then the current file's path line, then the file.
-        const [block, file] = prompt.split("// src/cart.ts\n");
-        expect(file).toBe(`${CART}(`);
-        expect(block).toMatch(/^\/\/ lib\/pricing\.ts\n/);
-        expect(block).toContain(`\n${PRICING_DECLARATION}\n`);
+        const [block = "", file] = prompt.split(`${comment} ${project.open}\n`);
+        expect(file).toBe(`${before}${project.typed}`);
+        const sections = blockSections(block, comment, Object.keys(project.files));
+        for (const declaration of project.declarations) {
+          expect([...sections.keys()], "the files of the block").toContain(declaration.path);
+          expect(sections.get(declaration.path), `the block under ${declaration.path}`).toContain(
+            `${declaration.lines}\n`,
+          );
+        }
       }
     },
-    RUN_TIMEOUT_MS + 5_000,
   );
 
   it.for(installSpecs)("install: %s", { timeout: INSTALL_TIMEOUT_MS + 10_000 }, async (spec, { skip }) => {

@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-it("loads no grammar to start or to complete TypeScript; C's once a C document opens, C++'s (which reads `.h`) once its header is read", async () => {
+it("loads no grammar to start or to complete TypeScript, C's once a C document opens, C++'s for the header it includes", async () => {
   writeFileSync(join(root, "util.h"), "int twice(int x);\n");
   const s = await start({
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
@@ -26,5 +26,9 @@ it("loads no grammar to start or to complete TypeScript; C's once a C document o
   expect(loadedGrammars()).toEqual([]);
   const c = pathToFileURL(join(root, "main.c")).href;
   await s.inline(c, await s.open(c, `#include "util.h"\nint main(void) { return twice(${CURSOR}\n`, "c"));
+  // The header, read from disk, has no language id: a `.h` is parsed with the C++ grammar, which reads C too.
+  expect((s.sim.requests.at(-1)!.body as { prompt: string }).prompt).toMatch(
+    /^\/\/ util\.h\nint twice\(int x\);\n/,
+  );
   expect(loadedGrammars()).toEqual(["c", "cpp"]);
 });

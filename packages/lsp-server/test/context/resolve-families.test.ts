@@ -27,10 +27,11 @@ async function found(
 
 describe("C and C++ includes", () => {
   const c = stubSupport("c", [".c", ".h"], { candidates: cFamilyCandidates });
+  // Specifiers as the grammar gives them: `"util.h"` with its quotes, `<stdio.h>` with its brackets.
   const files: Record<string, FixtureFile> = {
-    "/w/src/main.c": { imports: [glob("util.h", 0), glob("<proj/api.h>", 1), glob("<stdio.h>", 2)] },
-    "/w/src/util.h": { imports: [glob("types.h")], declarations: [decl("util_init")] },
-    "/w/src/types.h": { imports: [glob("base/defs.h")], declarations: [decl("Point", "struct")] },
+    "/w/src/main.c": { imports: [glob('"util.h"', 0), glob("<proj/api.h>", 1), glob("<stdio.h>", 2)] },
+    "/w/src/util.h": { imports: [glob('"types.h"')], declarations: [decl("util_init")] },
+    "/w/src/types.h": { imports: [glob('"base/defs.h"')], declarations: [decl("Point", "struct")] },
     "/w/src/base/defs.h": { declarations: [decl("MAX", "function")] },
     "/w/include/proj/api.h": { declarations: [decl("api_call")] },
     "/w/third/lib/ext.h": { declarations: [decl("ext_fn")] },
@@ -78,7 +79,7 @@ describe("C and C++ includes", () => {
   });
 
   it("finds a header in an include directory of compile_commands.json, and not without it", async () => {
-    const tree = { ...files, "/w/src/main.c": { imports: [glob("lib/ext.h")] } };
+    const tree = { ...files, "/w/src/main.c": { imports: [glob('"lib/ext.h"')] } };
     expect(await found(c, tree, "/w/src/main.c", [ref("ext_fn")], { root: "/w" })).toEqual([]);
     expect(
       await found(c, tree, "/w/src/main.c", [ref("ext_fn")], { root: "/w", includeDirs: ["/w/third"] }),

@@ -673,6 +673,34 @@ describe("languages parsed with tree-sitter, through the built server", () => {
     );
   });
 
+  it.each([
+    {
+      name: "C: a function of a header beside the file, never opened",
+      header: "src/util.h",
+      headerText: "/* Clamps v into [lo, hi]. */\nint clamp(int v, int lo, int hi);\n",
+      file: "src/main.c",
+      text: `#include <stdio.h>\n#include "util.h"\n\nint main(void) {\n  int level = clamp(${CURSOR}\n}\n`,
+      languageId: "c",
+      want: "// src/util.h\n/* Clamps v into [lo, hi]. */\nint clamp(int v, int lo, int hi);\n",
+    },
+    {
+      name: "C++: a class of a header in include/, never opened",
+      header: "include/shape.hpp",
+      headerText: "#pragma once\n\nclass Shape {\n public:\n  explicit Shape(double area);\n};\n",
+      file: "src/main.cpp",
+      text: `#include "shape.hpp"\n\nint main() {\n  Shape s = Shape(${CURSOR}\n}\n`,
+      languageId: "cpp",
+      want: "// include/shape.hpp\nclass Shape {\n public:\n  explicit Shape(double area);\n};\n",
+    },
+  ])("$name", async ({ header, headerText, file, text, languageId, want }) => {
+    write(header, headerText);
+    const s = await builtSession();
+    const at = await s.open(uri(file), text, languageId);
+    await s.inline(uri(file), at);
+    const [block] = lastPrompt(s).split(`// ${file}\n`);
+    expect(block).toBe(want);
+  });
+
   it("Java: a class of another open file reaches the request, its private members left out", async () => {
     const shape = `package shop;\n\n/** A priced shape. */\npublic class Shape {\n  private double secret;\n  public Shape(String name) {}\n  /** Its price in cents. */\n  public double price() {\n    double base = 100;\n    return base * 2;\n  }\n  private void hidden() {\n    secret = 1;\n  }\n}\n`;
     write("src/shop/Shape.java", shape);

@@ -58,7 +58,7 @@
 ---@field enabled? boolean Start with suggestions on (`:Infill toggle` flips it). Default `true`.
 ---@field cmd? string[]|fun(): string[] How to launch the server. Default: the server built in the repository the plugin came from (`node <repo>/packages/lsp-server/dist/infill-lsp.js --stdio`), else `infill-lsp --stdio` from `PATH`.
 ---@field env? table<string, string> Extra environment for the server; the editor's own (`DEEPSEEK_API_KEY`, `INFILL_BASE_URL`, `INFILL_MODEL`) is inherited anyway. Default `{}`.
----@field root_markers? (string|string[])[] Files or folders that mark a project root (one server per root; its folder is the server's workspace). The list order decides the priority; markers in a nested list are of equal priority. Default: version control (`.git`, `.hg`, `.jj`, `.svn`), else a project file (`package.json`, `tsconfig.json`, `jsconfig.json`, `deno.json`, `pyproject.toml`, `setup.py`, `go.mod`, `Cargo.toml`).
+---@field root_markers? (string|string[])[] Files or folders that mark a project root (one server per root; its folder is the server's workspace). The list order decides the priority; markers in a nested list are of equal priority; `*` in a name stands for any characters (`*.csproj`). Default: version control (`.git`, `.hg`, `.jj`, `.svn`), else a project file (`package.json`, `tsconfig.json`, `jsconfig.json`, `deno.json`, `pyproject.toml`, `setup.py`, `go.mod`, `Cargo.toml`, `compile_commands.json`, `compile_flags.txt`, `pom.xml`, `build.gradle`, `build.gradle.kts`, `build.sbt`, `*.csproj`, `*.sln`, `composer.json`, `Gemfile`, `Package.swift`, `mix.exs`, `dune-project`).
 ---@field filetypes? table<string, infill.FiletypeRule> Which filetypes to serve: `true`, `false` or a function of the buffer; `"*"` is the fallback. Merged key by key with the default, which serves every filetype but help and commit messages.
 ---@field auto_trigger? boolean Ask for suggestions while typing in insert mode. Default `true`.
 ---@field debounce? integer Client-side quiet time before asking, in ms (the server debounces too). Default `20`.
@@ -93,7 +93,8 @@ M.defaults = {
   cmd = nil,
   env = {},
   -- The repository first: a monorepo's packages then share one server, and their imports of each other are inside
-  -- its workspace. A project file only for projects outside version control.
+  -- its workspace. A project file only for projects outside version control: those the server reads to resolve
+  -- imports (a Maven source root, composer.json's PSR-4 map, a compilation database), and C#'s project and solution.
   root_markers = {
     { ".git", ".hg", ".jj", ".svn" },
     {
@@ -105,6 +106,19 @@ M.defaults = {
       "setup.py",
       "go.mod",
       "Cargo.toml",
+      "compile_commands.json",
+      "compile_flags.txt",
+      "pom.xml",
+      "build.gradle",
+      "build.gradle.kts",
+      "build.sbt",
+      "*.csproj",
+      "*.sln",
+      "composer.json",
+      "Gemfile",
+      "Package.swift",
+      "mix.exs",
+      "dune-project",
     },
   },
   filetypes = {

@@ -192,6 +192,33 @@ function M.should_serve(bufnr)
   return rule == true
 end
 
+--- A predicate of file names: true for one of `names`, where `*` stands for any characters (`*.csproj`: a C#
+--- project file is named after its project).
+---@param names string[]
+---@return fun(name: string): boolean
+local function name_matcher(names)
+  local exact, patterns = {}, {}
+  for _, name in ipairs(names) do
+    if name:find("*", 1, true) then
+      local pattern = vim.pesc(name):gsub("%%%*", ".*")
+      table.insert(patterns, "^" .. pattern .. "$")
+    else
+      exact[name] = true
+    end
+  end
+  return function(name)
+    if exact[name] then
+      return true
+    end
+    for _, pattern in ipairs(patterns) do
+      if name:find(pattern) then
+        return true
+      end
+    end
+    return false
+  end
+end
+
 --- Project root of `bufnr`, which the server gets as its workspace folder: the nearest folder holding a marker of
 --- the first entry of `root_markers`, else of the next one, and so on; else the working directory if the file lies
 --- in it, else the file's folder (a workspace that does not hold the file would give the server no context).
@@ -201,9 +228,9 @@ function M.root(bufnr)
   for _, markers in ipairs(config.options.root_markers) do
     -- A function keeps a nested list's names of equal priority: given the list, vim.fs.root() tries its names one
     -- after another on Neovim 0.12 but together on 0.10.
-    local names = type(markers) == "table" and markers or { markers }
+    local matches = name_matcher(type(markers) == "table" and markers or { markers })
     local root = vim.fs.root(bufnr, function(name)
-      return vim.list_contains(names, name)
+      return matches(name)
     end)
     if root then
       return root

@@ -142,6 +142,32 @@ describe("lsp", function()
       h.eq(dir .. "/web/src", root_of(dir .. "/web/src/a.ts"))
     end)
 
+    it(
+      "knows the project files of Java, C#, PHP, Ruby and C outside version control, C#'s by pattern",
+      function()
+        local dir = tree({
+          "maven/pom.xml",
+          "maven/src/main/java/com/acme/A.java",
+          "dotnet/Shop.csproj",
+          "dotnet/Models/Product.cs",
+          "php/composer.json",
+          "php/src/Http/Controller.php",
+          "ruby/Gemfile",
+          "ruby/lib/shop/cart.rb",
+          "cpp/compile_flags.txt",
+          "cpp/src/main.cpp",
+          "cs.csproj.bak/Loose.cs",
+        })
+        h.eq(dir .. "/maven", root_of(dir .. "/maven/src/main/java/com/acme/A.java"))
+        h.eq(dir .. "/dotnet", root_of(dir .. "/dotnet/Models/Product.cs"))
+        h.eq(dir .. "/php", root_of(dir .. "/php/src/Http/Controller.php"))
+        h.eq(dir .. "/ruby", root_of(dir .. "/ruby/lib/shop/cart.rb"))
+        h.eq(dir .. "/cpp", root_of(dir .. "/cpp/src/main.cpp"))
+        -- `*.csproj` is the whole name: a folder named `cs.csproj.bak` is no project.
+        h.eq(dir .. "/cs.csproj.bak", root_of(dir .. "/cs.csproj.bak/Loose.cs"))
+      end
+    )
+
     it("follows the order of a flat root_markers list", function()
       local dir = tree({ ".git/", "sub/Makefile", "sub/f.c" })
       config.setup({ root_markers = { "Makefile", ".git" } })

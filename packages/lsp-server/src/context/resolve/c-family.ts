@@ -7,14 +7,17 @@ import { shellWords } from "./shell-words.js";
 const CONVENTIONAL_DIRS = ["", "include", "src"] as const;
 
 /**
- * The files an `#include` may name, most likely first: `"a/b.h"` beside the including file, then in the include
- * directories of the compilation database (`env.includeDirs`), then at the workspace root and in its `include/`
- * and `src/` (many projects build with `-I$(top_srcdir)` and ship no database), then in the folders above the
- * including file's; `"<a/b.h>"` the same without the including file's folders. System headers (not in the workspace) are left to the host to refuse.
+ * The files an `#include` may name (its path as written, quotes or brackets included), most likely first:
+ * `"a/b.h"` beside the including file, then in the include directories of the compilation database
+ * (`env.includeDirs`), then at the workspace root and in its `include/` and `src/` (many projects build with
+ * `-I$(top_srcdir)` and ship no database), then in the folders above the including file's; `"<a/b.h>"` the same
+ * without the including file's folders. System headers (not in the workspace) are left to the host to refuse.
  */
 export function cFamilyCandidates(specifier: string, fromFile: string, env: ResolveEnv): string[] {
   const angled = specifier.startsWith("<") && specifier.endsWith(">");
-  const name = angled ? specifier.slice(1, -1).trim() : specifier;
+  // The grammar gives the path as written: `"a/b.h"` with its quotes, `<a/b.h>` with its brackets.
+  const quoted = specifier.length >= 2 && specifier.startsWith('"') && specifier.endsWith('"');
+  const name = angled || quoted ? specifier.slice(1, -1).trim() : specifier;
   if (name === "" || name.includes("\0")) return [];
   if (path.isAbsolute(name)) return [path.normalize(name)];
   const dirs = [
