@@ -18,7 +18,6 @@ import { FirstTokenClock } from "./first-token-clock.js";
 import { endStreak, hotStreak, type StreakSuggestion } from "./hot-streak.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
-import type { FittedCompletion } from "./postprocess.js";
 import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
 import { SharedStream, type StreamHooks } from "./shared-stream.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";

@@ -13,7 +13,8 @@ import type { OpenModules } from "./open-modules.js";
 import { supportOf } from "./parse-file.js";
 import type { ProjectEnv } from "./project-env.js";
 import type { RecentEdits } from "./recent-edits.js";
-import { findDeclarations, shows } from "./resolve.js";
+import { shows } from "./resolve/outline-lookup.js";
+import { findDeclarations } from "./resolve.js";
 import type { SimilarIndex } from "./similar-index.js";
 import type { SourceCache } from "./source-cache.js";
 import type {

@@ -1,6 +1,15 @@
-import { posix as path } from "node:path";
 import type { Reached, ReferenceMemo } from "./declaration-memo.js";
 import type { NestedType } from "./nesting.js";
+import { Exports } from "./resolve/exports.js";
+import { ModuleReader, type Target } from "./resolve/module-reader.js";
+import {
+  declarationsNamed,
+  enclosingType,
+  innermostAt,
+  nestingAt,
+  shows,
+  typeLike,
+} from "./resolve/outline-lookup.js";
 import type {
   Declaration,
   FoundDeclaration,
@@ -33,93 +42,8 @@ export interface ResolveLimits {
   readonly maxResults?: number;
 }
 
-/** A name's meaning in a module: declarations, or a module itself (a namespace, a Go package's files). */
-type Target =
-  | { readonly kind: "declarations"; readonly path: string; readonly declarations: readonly Declaration[] }
-  | {
-      readonly kind: "module";
-      readonly modules: readonly ParsedModule[];
-      /** How it was named, to find a submodule of it (Python `pkg.mod`, Rust `a::b`). */
-      readonly specifier: string;
-      readonly fromFile: string;
-    };
-
-/** Kinds of declarations that hold other types (Ruby's nested classes and modules, a C# namespace's classes). */
-const NAMESPACE_KINDS: ReadonlySet<Declaration["kind"]> = new Set([
-  "class",
-  "module",
-  "struct",
-  "interface",
-  "trait",
-  "enum",
-]);
-
 /** Levels of bases followed for an inherited member (a class, its superclass, that one's mixin). */
 const MAX_BASE_DEPTH = 3;
-
-/**
- * The top-level types of a file whose lines hold `line`, outermost first: the lexical nesting of a use where the
- * language lists nested types at the top level (Ruby's `class Pry; class Code`: `["Pry", "Code"]`).
- */
-export function nestingAt(module: ParsedModule, line: number | undefined): string[] {
-  if (line === undefined) return [];
-  return module.outline.declarations
-    .filter((d) => NAMESPACE_KINDS.has(d.kind) && d.startLine <= line && line <= d.endLine)
-    .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine)
-    .map((d) => d.name);
-}
-
-/** The innermost top-level type of a file whose lines hold `line`. */
-function enclosingType(module: ParsedModule, line: number | undefined): Declaration | undefined {
-  if (line === undefined) return undefined;
-  let found: Declaration | undefined;
-  for (const d of module.outline.declarations) {
-    if (!NAMESPACE_KINDS.has(d.kind) || d.startLine > line || line > d.endLine) continue;
-    if (!found || d.startLine >= found.startLine) found = d;
-  }
-  return found;
-}
-
-/** The innermost top-level declaration of a file whose lines hold `line`, whatever its kind. */
-function innermostAt(module: ParsedModule, line: number | undefined): Declaration | undefined {
-  if (line === undefined) return undefined;
-  let found: Declaration | undefined;
-  for (const d of module.outline.declarations) {
-    if (d.startLine > line || line > d.endLine) continue;
-    if (!found || d.startLine >= found.startLine) found = d;
-  }
-  return found;
-}
-
-/** Whether a name is written like a type or a constant (upper case first): where a qualified path may lead. */
-function typeLike(name: string): boolean {
-  return /^\p{Lu}/u.test(name);
-}
-
-/** Declarations by name, per parsed module: built once for each module the host keeps. */
-const indexes = new WeakMap<ParsedModule, Map<string, Declaration[]>>();
-
-function declarationsNamed(module: ParsedModule, name: string): Declaration[] | undefined {
-  let index = indexes.get(module);
-  if (!index) {
-    index = new Map();
-    for (const d of module.outline.declarations) {
-      const list = index.get(d.name);
-      if (list) list.push(d);
-      else index.set(d.name, [d]);
-    }
-    indexes.set(module, index);
-  }
-  return index.get(name);
-}
-
-/** Whether a container's snippet shows a member (its name line), so that the member need not come on its own. */
-export function shows(container: Declaration, member: Declaration): boolean {
-  const lines = member.snippet.split("\n");
-  const at = lines[member.nameLine - member.startLine];
-  const line = at?.includes(member.name) ? at : lines.find((l) => l.includes(member.name));
-  return line !== undefined && container.snippet.includes(line);
-}
 
 /** An import binding with its local name's parts (`a.b` → `a`, `b`), for matching a reference's chain. */
 interface Bound {
@@ -128,33 +52,28 @@ interface Bound {
   readonly parts: readonly string[];
 }
 
-/** One call's state: what the host returned, how many files it cost. */
+/**
+ * One call's resolution: what a reference's chain of names reaches from the asking file, through its imports, the
+ * namespaces and class around it, and the language's places for names used without import.
+ */
 class Resolution {
-  private readonly modules = new Map<string, Promise<ParsedModule | undefined>>();
-  private readonly lists = new Map<string, Promise<readonly string[] | undefined>>();
-  private readonly resolved = new Map<string, Promise<Target | undefined>>();
-  private files = 0;
+  private readonly reader: ModuleReader;
+  private readonly exports: Exports;
   private readonly maxHops: number;
-  private readonly maxFiles: number;
   /** The bindings of the file's imports by the first part of their local name (`*` globs left out). */
   private readonly bound = new Map<string, Bound[]>();
-  /** The files and directories (ending in `/`) read since {@link track} began, the file's own left out. */
-  private read = new Set<string>();
-  /** Whether the file budget refused a file since {@link track} began: an answer that may be partial. */
-  private refused = false;
-  /** The files the budget refused in this call. */
-  private readonly refusedFiles = new Set<string>();
 
   constructor(
     private readonly support: LanguageSupport,
     private readonly from: ParsedModule,
-    private readonly host: ModuleHost,
+    host: ModuleHost,
     private readonly env: ResolveEnv,
     limits: ResolveLimits,
     private readonly at: CursorScope | undefined,
   ) {
     this.maxHops = limits.maxHops ?? 4;
-    this.maxFiles = limits.maxFiles ?? 32;
+    this.reader = new ModuleReader(support, from, host, env, limits.maxFiles ?? 32);
+    this.exports = new Exports(support, this.reader, this.maxHops);
     for (const imp of from.imports) {
       for (const binding of imp.bindings) {
         if (binding.local === "*") continue;
@@ -168,192 +87,7 @@ class Resolution {
 
   /** Start recording what is read (for one reference); returns what was read, and whether the budget refused. */
   track(): () => { read: ReadonlySet<string>; refused: boolean } {
-    this.read = new Set();
-    this.refused = false;
-    return () => ({ read: this.read, refused: this.refused });
-  }
-
-  /** The parsed file at a path, once per call; undefined past the file budget or when the host fails. */
-  module(file: string): Promise<ParsedModule | undefined> {
-    if (file === this.from.path) return Promise.resolve(this.from);
-    this.read.add(file);
-    if (this.refusedFiles.has(file)) this.refused = true;
-    let pending = this.modules.get(file);
-    if (!pending) {
-      pending = this.load(file);
-      this.modules.set(file, pending);
-    }
-    return pending;
-  }
-
-  private async load(file: string): Promise<ParsedModule | undefined> {
-    if (this.files >= this.maxFiles) {
-      this.refused = true;
-      this.refusedFiles.add(file);
-      return undefined;
-    }
-    try {
-      const module = await this.host.module(file);
-      if (module) this.files++;
-      return module ?? undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private list(dir: string): Promise<readonly string[] | undefined> {
-    this.read.add(dir.endsWith("/") ? dir : `${dir}/`);
-    let pending = this.lists.get(dir);
-    if (!pending) {
-      pending = (async () => {
-        try {
-          return (await this.host.list(dir)) ?? undefined;
-        } catch {
-          return undefined;
-        }
-      })();
-      this.lists.set(dir, pending);
-    }
-    return pending;
-  }
-
-  /** Whether a file of a directory target belongs to it (a Go package's tests only for a test). */
-  private packageFile(name: string, current: string): boolean {
-    const { support } = this;
-    if (support.packageFile) return support.packageFile(name, current);
-    return support.extensions.some((ext) => name.endsWith(ext));
-  }
-
-  /** The files of a directory target (ending in `/`: a Go package, a JVM package), in name order. */
-  private async packageFiles(dir: string, except: string): Promise<ParsedModule[]> {
-    const names = await this.list(dir);
-    if (!names) return [];
-    const found: ParsedModule[] = [];
-    for (const name of [...names].sort()) {
-      const file = path.join(dir, name);
-      if (file === except || !this.packageFile(name, except)) continue;
-      const module = await this.module(file);
-      if (module) found.push(module);
-    }
-    return found;
-  }
-
-  /** The module a specifier names from a file: the first candidate that exists (once per call). */
-  resolve(specifier: string, fromFile: string): Promise<Target | undefined> {
-    const key = `${fromFile}\0${specifier}`;
-    let pending = this.resolved.get(key);
-    if (!pending) {
-      pending = this.firstCandidate(specifier, fromFile);
-      this.resolved.set(key, pending);
-    }
-    return pending;
-  }
-
-  private async firstCandidate(specifier: string, fromFile: string): Promise<Target | undefined> {
-    let candidates: string[];
-    try {
-      candidates = this.support.candidates(specifier, fromFile, this.env);
-    } catch {
-      return undefined;
-    }
-    for (const candidate of candidates) {
-      const modules = candidate.endsWith("/")
-        ? await this.packageFiles(candidate, this.from.path)
-        : [await this.module(candidate)].filter((m) => m !== undefined);
-      if (modules.length > 0) return { kind: "module", modules, specifier, fromFile };
-    }
-    return undefined;
-  }
-
-  /** What `name` means for importers of a module: its declarations, following re-exports and imports. */
-  async exportOf(target: Target, name: string, hops: number, seen: Set<string>): Promise<Target | undefined> {
-    if (target.kind !== "module") return undefined;
-    for (const module of target.modules) {
-      const key = `${module.path}\0${name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const found = await this.exportOfModule(module, name, hops, seen);
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  private async exportOfModule(
-    module: ParsedModule,
-    name: string,
-    hops: number,
-    seen: Set<string>,
-  ): Promise<Target | undefined> {
-    const declared = declarationsNamed(module, name);
-    if (declared) return { kind: "declarations", path: module.path, declarations: declared };
-    if (hops >= this.maxHops) return undefined;
-    const { outline } = module;
-    const local =
-      name === "default"
-        ? outline.defaultExport
-        : outline.localExports?.find((e) => e.exported === name)?.local;
-    if (local !== undefined && local !== name) {
-      const found = declarationsNamed(module, local);
-      if (found) return { kind: "declarations", path: module.path, declarations: found };
-    }
-    const localName = local ?? name;
-    for (const reexport of outline.reexports) {
-      if (reexport.names === "*") continue;
-      const entry = reexport.names.find((n) => n.exported === name);
-      if (!entry) continue;
-      const target = await this.resolve(reexport.specifier, module.path);
-      if (!target) continue;
-      if (entry.imported === "*") return target;
-      const found = await this.exportOf(target, entry.imported, hops + 1, seen);
-      if (found) return found;
-    }
-    for (const imp of module.imports) {
-      const binding = imp.bindings.find((b) => b.local === localName);
-      if (!binding) continue;
-      const found = await this.bindingTarget(module.path, imp, binding, hops + 1, seen);
-      if (found) return found;
-    }
-    if (name === "default") return undefined;
-    // Everything re-exported or glob-imported: `export * from`, Python `from .x import *`, Rust `pub use x::*`.
-    const globs = new Set<string>();
-    for (const reexport of outline.reexports) if (reexport.names === "*") globs.add(reexport.specifier);
-    for (const imp of module.imports) if (imp.bindings.some((b) => b.local === "*")) globs.add(imp.specifier);
-    for (const specifier of globs) {
-      const target = await this.resolve(specifier, module.path);
-      const found = target && (await this.exportOf(target, name, hops + 1, seen));
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  /** What an import binding of a module names: the module itself, or a name in it (or a submodule so named). */
-  async bindingTarget(
-    fromFile: string,
-    imp: ModuleImport,
-    binding: ImportBinding,
-    hops: number,
-    seen: Set<string>,
-  ): Promise<Target | undefined> {
-    const target = await this.resolve(imp.specifier, fromFile);
-    if (target && binding.imported === "*") return target;
-    const found = target && (await this.exportOf(target, binding.imported, hops, seen));
-    if (found) return found;
-    const dot = binding.imported.indexOf(".");
-    if (target && dot > 0) {
-      // A member of a declaration: Java's `import static a.B.m` binds `m` to `B.m`.
-      const owner = await this.exportOf(target, binding.imported.slice(0, dot), hops, seen);
-      const member = binding.imported.slice(dot + 1);
-      if (owner?.kind === "declarations") {
-        const members = owner.declarations.flatMap((d) => d.members?.filter((m) => m.name === member) ?? []);
-        if (members.length > 0) return { kind: "declarations", path: owner.path, declarations: members };
-      }
-    }
-    return this.submodule(imp.specifier, fromFile, binding.imported);
-  }
-
-  private submodule(specifier: string, fromFile: string, name: string): Promise<Target | undefined> {
-    const sub = this.support.submodule?.(specifier, name);
-    return sub === undefined ? Promise.resolve(undefined) : this.resolve(sub, fromFile);
+    return this.reader.track();
   }
 
   /**
@@ -366,8 +100,8 @@ class Resolution {
       const [next, ...more] = rest;
       if (next === undefined) return [];
       const found =
-        (await this.exportOf(target, next, 0, new Set())) ??
-        (await this.submodule(target.specifier, target.fromFile, next));
+        (await this.exports.exportOf(target, next, 0, new Set())) ??
+        (await this.exports.submodule(target.specifier, target.fromFile, next));
       return this.expand(found, more);
     }
     const out: Array<[string, Declaration]> = [];
@@ -408,7 +142,7 @@ class Resolution {
     seen: Set<string>,
   ): Promise<[string, Declaration] | undefined> {
     if (depth >= MAX_BASE_DEPTH) return undefined;
-    const module = await this.module(path);
+    const module = await this.reader.module(path);
     if (!module) return undefined;
     for (const declaration of declarations) {
       for (const base of declaration.bases ?? []) {
@@ -445,12 +179,12 @@ class Resolution {
     const qualifiers = parts.slice(0, -1);
     // A module path (Rust's `crate::error::Error`): the module, then the name in it.
     if (this.pathRoot(parts[0]!)) {
-      const target = await this.resolve(qualifiers.join("::"), module.path);
-      return target && (await this.exportOf(target, name, 0, new Set()));
+      const target = await this.reader.resolve(qualifiers.join("::"), module.path);
+      return target && (await this.exports.exportOf(target, name, 0, new Set()));
     }
     for (const candidate of this.implicit(name, module, { qualifiers, nesting })) {
       if (candidate.module || candidate.path.endsWith("/")) continue;
-      const m = await this.module(candidate.path);
+      const m = await this.reader.module(candidate.path);
       const declared = m && m !== module ? declarationsNamed(m, name) : undefined;
       if (declared) return { kind: "declarations", path: m!.path, declarations: declared };
     }
@@ -458,7 +192,7 @@ class Resolution {
     for (const part of parts.slice(1)) {
       if (!target) return undefined;
       if (target.kind === "module") {
-        target = await this.exportOf(target, part, 0, new Set());
+        target = await this.exports.exportOf(target, part, 0, new Set());
         continue;
       }
       const members = target.declarations.flatMap((d) => d.members?.filter((m) => m.name === part) ?? []);
@@ -478,20 +212,20 @@ class Resolution {
     for (const imp of module.imports) {
       const binding = imp.bindings.find((b) => b.local === name);
       if (!binding) continue;
-      const found = await this.bindingTarget(module.path, imp, binding, 0, new Set());
+      const found = await this.exports.bindingTarget(module.path, imp, binding, 0, new Set());
       if (found) return found;
     }
     for (const imp of module.imports) {
       if (!imp.bindings.some((b) => b.local === "*")) continue;
-      const target = await this.resolve(imp.specifier, module.path);
-      const found = target && (await this.exportOf(target, name, 0, new Set()));
+      const target = await this.reader.resolve(imp.specifier, module.path);
+      const found = target && (await this.exports.exportOf(target, name, 0, new Set()));
       if (found) return found;
     }
     for (const candidate of this.implicit(name, module, { qualifiers: [], nesting })) {
       if (candidate.module) continue;
       const modules = candidate.path.endsWith("/")
-        ? await this.packageFiles(candidate.path, module.path)
-        : [await this.module(candidate.path)].filter(
+        ? await this.reader.packageFiles(candidate.path, module.path)
+        : [await this.reader.module(candidate.path)].filter(
             (m): m is ParsedModule => m !== undefined && m !== module,
           );
       for (const m of modules) {
@@ -538,13 +272,13 @@ class Resolution {
       if (parts.every((p, i) => p === chain[i])) best = { imp, binding, length: parts.length };
     }
     if (best) {
-      const target = await this.bindingTarget(this.from.path, best.imp, best.binding, 0, new Set());
+      const target = await this.exports.bindingTarget(this.from.path, best.imp, best.binding, 0, new Set());
       return this.expand(target, chain.slice(best.length));
     }
     const rest = chain.slice(1);
     // A path from a module (Rust's `crate::a::B`, `super::B`, `clap::B`).
     if (rest.length > 0 && this.pathRoot(chain[0]!)) {
-      const root = await this.resolve(chain[0]!, this.from.path);
+      const root = await this.reader.resolve(chain[0]!, this.from.path);
       if (root) return this.expand(root, rest);
     }
     // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
@@ -556,8 +290,8 @@ class Resolution {
     const globs = this.from.imports.filter((imp) => imp.bindings.some((b) => b.local === "*"));
     for (const hops of [this.maxHops, 0]) {
       for (const imp of globs) {
-        const target = await this.resolve(imp.specifier, this.from.path);
-        const found = target && (await this.exportOf(target, reference.name, hops, new Set()));
+        const target = await this.reader.resolve(imp.specifier, this.from.path);
+        const found = target && (await this.exports.exportOf(target, reference.name, hops, new Set()));
         if (found) return this.expand(found, rest);
       }
     }
@@ -570,8 +304,8 @@ class Resolution {
       const after = chain.slice(k + 1);
       for (const candidate of this.implicit(name, this.from, { qualifiers: chain.slice(0, k), nesting })) {
         const modules = candidate.path.endsWith("/")
-          ? await this.packageFiles(candidate.path, this.from.path)
-          : [await this.module(candidate.path)].filter(
+          ? await this.reader.packageFiles(candidate.path, this.from.path)
+          : [await this.reader.module(candidate.path)].filter(
               (m): m is ParsedModule => m !== undefined && m !== this.from,
             );
         if (modules.length === 0) continue;

@@ -4,7 +4,7 @@
 import { dirname, join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import type { IndexQuery, IndexStep } from "./index-queries.js";
-import { shows } from "./resolve.js";
+import { shows } from "./resolve/outline-lookup.js";
 import { indexGroup, type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
 import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "./types.js";
 
