@@ -37,14 +37,23 @@ export function initialFolders(params: InitializeFolders, home: string): Workspa
   return [{ uri: pathToUri(path), name: "" }];
 }
 
+/** The paths of the URIs last asked ({@link uriToPath} is pure, and each request asks of the same open documents). */
+const paths = new Map<string, string | undefined>();
+const MAX_PATHS = 1024;
+
 /** The absolute path of a `file:` URI, or undefined for other schemes and malformed URIs. */
 export function uriToPath(uri: string): string | undefined {
   if (!uri.startsWith("file:")) return undefined;
+  if (paths.has(uri)) return paths.get(uri);
+  let path: string | undefined;
   try {
-    return trimSeparator(fileURLToPath(uri));
+    path = trimSeparator(fileURLToPath(uri));
   } catch {
-    return undefined;
+    path = undefined;
   }
+  if (paths.size >= MAX_PATHS) paths.clear();
+  paths.set(uri, path);
+  return path;
 }
 
 /** The `file:` URI of an absolute path. */

@@ -36,15 +36,12 @@ export function jvmCandidates(specifier: string, fromFile: string, env: ResolveE
   const roots = env.sourceRoots ?? [];
   if (!segments || roots.length === 0) return [];
   const exts = extensionsOf(fromFile);
+  // Each root joined once (a file's imports each ask: `path.join` is most of the cost).
+  const named = roots.map((root) => path.join(root, ...segments));
+  const parents = segments.length > 1 ? roots.map((root) => path.join(root, ...segments.slice(0, -1))) : [];
   const out: string[] = [];
-  for (const root of roots) for (const ext of exts) out.push(`${path.join(root, ...segments)}${ext}`);
-  if (segments.length > 1) {
-    for (const root of roots)
-      for (const ext of exts) out.push(`${path.join(root, ...segments.slice(0, -1))}${ext}`);
-  }
-  for (const root of roots) out.push(`${path.join(root, ...segments)}/`);
-  if (segments.length > 1)
-    for (const root of roots) out.push(`${path.join(root, ...segments.slice(0, -1))}/`);
+  for (const dir of [...named, ...parents]) for (const ext of exts) out.push(`${dir}${ext}`);
+  for (const dir of [...named, ...parents]) out.push(`${dir}/`);
   return [...new Set(out)];
 }
 
