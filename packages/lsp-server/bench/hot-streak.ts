@@ -66,7 +66,9 @@ async function session(on: boolean, mode: "whole" | "line"): Promise<SessionFigu
     ...(on ? {} : { hotStreak: { maxTokens: 0 }, prefetch: false }),
   });
   const sources: string[] = [];
-  server.rpc.onNotification("$/infill/metrics", (m: { source: string }) => sources.push(m.source));
+  server.rpc.onNotification("$/infill/metrics", (m: { source: string }) => {
+    sources.push(m.source);
+  });
   const doc = await Doc.open(server, "file:///again.ts", PREFIX);
   let at: Position = { line: PREFIX.split("\n").length - 1, character: 0 };
   at = await doc.insert(at, FIRST);

@@ -137,7 +137,8 @@ function parseMemoryPerByte(): { files: number; bytes: number; perByte: number }
       const buffer = readFileSync(path);
       bytes += buffer.length;
       const family = familyOf(undefined, path);
-      if (family) kept.push(supportFor(family).parse(buffer.toString("utf8")));
+      const support = family && supportFor(family);
+      if (support) kept.push(support.parse(buffer.toString("utf8")));
     }
     return { bytes, kept };
   };

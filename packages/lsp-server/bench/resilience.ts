@@ -464,7 +464,7 @@ export async function flakyBench(): Promise<void> {
     const outcome = answer.kind === "suggestion" ? "answered" : answer.reason;
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     engine.forget(uri);
-    documents.didClose({ textDocument: { uri } });
+    documents.didClose(uri);
     clock += FLAKY_GAP_MS;
   }
   const upstream = sim.requests.length;

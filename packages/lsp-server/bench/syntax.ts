@@ -9,8 +9,8 @@ import type { Sim } from "@infill/sim";
 import { supportFor } from "../src/context/lang/index.js";
 import { RepositoryContext } from "../src/context/repository-context.js";
 import type { Family } from "../src/context/types.js";
-import { Documents } from "../src/documents.js";
-import { defaultSettings } from "../src/settings.js";
+import { Documents } from "../src/documents/documents.js";
+import { defaultSettings } from "../src/settings/settings.js";
 import { Doc, launch, quantile, report } from "./harness.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -179,7 +179,7 @@ async function selection(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "infill-syntax-select-"));
   try {
     for (const family of ["c", "java"] as const) {
-      await supportFor(family as Family).ready?.();
+      await supportFor(family as Family)?.ready?.();
       const documents = new Documents();
       const settings = defaultSettings({}).context;
       const repo = new RepositoryContext({
