@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Sim, startSim } from "@infill/sim";
-import { assembleBlock } from "../src/context/block.js";
+import { assembleBlock } from "../src/context/block/block.js";
 import { RepositoryContext } from "../src/context/repository-context.js";
 import { Documents } from "../src/documents/documents.js";
 import { defaultSettings } from "../src/settings/settings.js";

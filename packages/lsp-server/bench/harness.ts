@@ -77,7 +77,7 @@ export async function simProcess(options: SimOptions = {}) {
   const child = spawn(
     process.execPath,
     // Relative to the bundle in .bench/, a sibling of bench/ (see run.mjs), not to this source file.
-    [fileURLToPath(new URL("../bench/sim-process.mjs", import.meta.url)), JSON.stringify(options)],
+    [fileURLToPath(new URL("./sim-process.mjs", import.meta.url)), JSON.stringify(options)],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

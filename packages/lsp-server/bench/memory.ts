@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { MEMORY_PER_SOURCE_BYTE } from "../src/context/files/source-cache.js";
 import { supportFor } from "../src/context/lang/index.js";
 import { familyOf } from "../src/context/languages.js";
-import { MEMORY_PER_SOURCE_BYTE } from "../src/context/source-cache.js";
 import { BIN, cpuOf, Doc, launch, type Position, report, type Server, simProcess } from "./harness.js";
 
 /** The heap figures `infill.status` reports (`server.memory`); absent from builds older than it. */
@@ -123,7 +123,7 @@ async function session(bin: string, completions: number): Promise<Figures> {
 function parseMemoryPerByte(): { files: number; bytes: number; perByte: number } {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
-  const packages = fileURLToPath(new URL("../../", import.meta.url));
+  const packages = fileURLToPath(new URL("../..", import.meta.url));
   const paths = ["core", "sim", "lsp-server"].flatMap((name) => {
     const src = join(packages, name, "src");
     return readdirSync(src, { recursive: true, encoding: "utf8" })

@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { IgnoreRules } from "../src/context/ignore-rules.js";
+import { IgnoreRules } from "../src/context/files/ignore-rules.js";
+import { SourceCache } from "../src/context/files/source-cache.js";
 import { python } from "../src/context/lang/index.js";
-import { SourceCache } from "../src/context/source-cache.js";
-import { INDEX_LIMITS, WorkspaceSymbols } from "../src/context/workspace-symbols.js";
+import { INDEX_LIMITS, WorkspaceSymbols } from "../src/context/symbols/workspace-symbols.js";
 import { pathToUri, Workspace } from "../src/workspace/workspace.js";
 import { quantile, report } from "./harness.js";
 

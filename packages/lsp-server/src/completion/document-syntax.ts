@@ -1,6 +1,6 @@
 import type { Position } from "vscode-languageserver";
 import { wholeText } from "../context/document-lines.js";
-import { openDocumentTooLarge } from "../context/file-policy.js";
+import { openDocumentTooLarge } from "../context/files/file-policy.js";
 import { SYNTAX_SUPPORTS } from "../context/lang/index.js";
 import { familyOf } from "../context/languages.js";
 import { replacementEdit } from "../context/syntax/open-trees.js";

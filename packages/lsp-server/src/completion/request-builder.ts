@@ -1,7 +1,7 @@
 import type { FimContext, FimRequest } from "@infill/core";
 import { type ContextArm, localDay } from "@infill/core/usage";
 import type { Position } from "vscode-languageserver";
-import { type ContextBlock, EMPTY_BLOCK } from "../context/block.js";
+import { type ContextBlock, EMPTY_BLOCK } from "../context/block/block.js";
 import type { ContextSource } from "../context/context-loader.js";
 import type { OpenDocument } from "../documents/documents.js";
 import type { Settings } from "../settings/settings.js";

@@ -3,7 +3,7 @@ import type { OpenDocument } from "../documents/documents.js";
 import type { Logger } from "../log/logger.js";
 import type { ContextSettings } from "../settings/settings.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { EMPTY_BLOCK } from "./block.js";
+import { EMPTY_BLOCK } from "./block/block.js";
 import type { ContextResult, DocumentSource, RepositoryContext } from "./repository-context.js";
 
 /** Where the repository context of a request comes from (`ContextLoader` and `RepositoryContext` fit). */

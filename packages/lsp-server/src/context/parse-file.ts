@@ -1,6 +1,6 @@
 import type { OpenDocument } from "../documents/documents.js";
 import { wholeText } from "./document-lines.js";
-import { openDocumentTooLarge } from "./file-policy.js";
+import { openDocumentTooLarge } from "./files/file-policy.js";
 import { supportFor } from "./lang/index.js";
 import { familyOf } from "./languages.js";
 import type { LanguageSupport, ParsedModule } from "./types.js";

@@ -4,26 +4,26 @@ import type { OpenDocument } from "../documents/documents.js";
 import type { Logger } from "../log/logger.js";
 import type { ContextSettings } from "../settings/settings.js";
 import { uriToPath, Workspace } from "../workspace/workspace.js";
-import { type ContextBlock, EMPTY_BLOCK } from "./block.js";
-import { BlockCache, type Reason } from "./block-cache.js";
-import { BlockChooser } from "./block-chooser.js";
+import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
+import { BlockCache, type Reason } from "./block/block-cache.js";
+import { BlockChooser } from "./block/block-chooser.js";
+import { DeclarationMemo } from "./block/declaration-memo.js";
 import { CurrentImports } from "./current-imports.js";
-import { DeclarationMemo } from "./declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
-import { openDocumentTooLarge } from "./file-policy.js";
-import { IgnoreRules } from "./ignore-rules.js";
+import { openDocumentTooLarge } from "./files/file-policy.js";
+import { IgnoreRules } from "./files/ignore-rules.js";
+import { SourceCache } from "./files/source-cache.js";
 import { supportFor } from "./lang/index.js";
 import { OpenModules } from "./open-modules.js";
 import { parseFile, supportOf, supportOfPath } from "./parse-file.js";
-import { ProjectEnv } from "./project-env.js";
-import { RecentEdits } from "./recent-edits.js";
-import { SimilarIndex } from "./similar-index.js";
-import { SourceCache } from "./source-cache.js";
+import { ProjectEnv } from "./project/project-env.js";
+import { RecentEdits } from "./similar/recent-edits.js";
+import { SimilarIndex } from "./similar/similar-index.js";
+import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
 import type { ParsedModule } from "./types.js";
-import { WorkspaceSymbols } from "./workspace-symbols.js";
 
-export { withoutTypedName } from "./block-cache.js";
+export { withoutTypedName } from "./block/block-cache.js";
 export type { DocumentSource } from "./document-lines.js";
 
 /** Options of {@link RepositoryContext}. */

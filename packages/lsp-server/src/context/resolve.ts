@@ -1,5 +1,4 @@
-import type { Reached, ReferenceMemo } from "./declaration-memo.js";
-import type { NestedType } from "./nesting.js";
+import type { Reached, ReferenceMemo } from "./block/declaration-memo.js";
 import { Exports } from "./resolve/exports.js";
 import { ModuleReader, type Target } from "./resolve/module-reader.js";
 import {
@@ -10,6 +9,7 @@ import {
   shows,
   typeLike,
 } from "./resolve/outline-lookup.js";
+import type { NestedType } from "./scan/nesting.js";
 import type {
   Declaration,
   FoundDeclaration,

@@ -1,5 +1,5 @@
-import type { NestedType } from "./nesting.js";
-import type { WorkspacePackage } from "./workspace-packages.js";
+import type { WorkspacePackage } from "./project/workspace-packages.js";
+import type { NestedType } from "./scan/nesting.js";
 
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).

@@ -33,7 +33,7 @@ import { CompletionEngine } from "../completion/engine.js";
 import type { PartialListener } from "../completion/partial-feed.js";
 import type { Suggestion } from "../completion/type-through.js";
 import { ContextLoader } from "../context/context-loader.js";
-import { WATCHED_FILES } from "../context/watched-files.js";
+import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
 import { SettingsStore } from "../settings/settings-store.js";

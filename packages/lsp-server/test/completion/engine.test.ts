@@ -1,7 +1,7 @@
 import type { FimChunk, FimRequest } from "@infill/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CompletionEngine } from "../../src/completion/engine.js";
-import { EMPTY_BLOCK } from "../../src/context/block.js";
+import { EMPTY_BLOCK } from "../../src/context/block/block.js";
 import type { ContextSource } from "../../src/context/context-loader.js";
 import { Documents } from "../../src/documents/documents.js";
 import { defaultSettings, type Settings } from "../../src/settings/settings.js";

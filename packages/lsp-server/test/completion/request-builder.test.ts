@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { anchorAt } from "../../src/completion/anchor.js";
 import { buildRequest, chooseContext, contextBudget } from "../../src/completion/request-builder.js";
-import { type ContextBlock, EMPTY_BLOCK } from "../../src/context/block.js";
+import { type ContextBlock, EMPTY_BLOCK } from "../../src/context/block/block.js";
 import type { ContextSource } from "../../src/context/context-loader.js";
 import { Documents } from "../../src/documents/documents.js";
 import { defaultSettings, type Settings } from "../../src/settings/settings.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assembleBlock, type ContextSnippet } from "../../src/context/block.js";
+import { assembleBlock, type ContextSnippet } from "../../src/context/block/block.js";
 
 const snip = (
   path: string,

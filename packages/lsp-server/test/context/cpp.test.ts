@@ -3,8 +3,8 @@
 // the lines above the cursor; its members before the namespace's names. Real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { cppTypeLine, indentedNesting } from "../../src/context/nesting.js";
 import { cFamilyCandidates } from "../../src/context/resolve/c-family.js";
+import { cppTypeLine, indentedNesting } from "../../src/context/scan/nesting.js";
 import { code, importRows, resolvedAt, summary, VirtualHost } from "./helpers.js";
 
 const { cpp } = SYNTAX_SUPPORTS;

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { DeclarationMemo, type Reached } from "../../src/context/declaration-memo.js";
+import { DeclarationMemo, type Reached } from "../../src/context/block/declaration-memo.js";
 import { SYNTAX_SUPPORTS, typescript } from "../../src/context/lang/index.js";
-import { indentedNesting, rubyTypeLine } from "../../src/context/nesting.js";
 import { findDeclarations } from "../../src/context/resolve.js";
+import { indentedNesting, rubyTypeLine } from "../../src/context/scan/nesting.js";
 import type { Declaration, ModuleImport, ResolveEnv } from "../../src/context/types.js";
 import { code, VirtualHost } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 // The index lookups of a reference no import answered: the deepest part of its chain first, nothing the current
 // file declares itself, methods of the type around the cursor for a bare name where calls have an implicit receiver.
 import { describe, expect, it } from "vitest";
-import { indexSteps } from "../../src/context/index-queries.js";
+import { indexSteps } from "../../src/context/symbols/index-queries.js";
 import type { Family, ModuleOutline, Reference } from "../../src/context/types.js";
 import { decl } from "./fixture-modules.js";
 

@@ -2,7 +2,7 @@
 // the class inherits (issue 17). Real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { jvmTypeLine } from "../../src/context/nesting.js";
+import { jvmTypeLine } from "../../src/context/scan/nesting.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, resolvedAt, VirtualHost } from "./helpers.js";
 

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProjectEnv } from "../../src/context/project-env.js";
+import { ProjectEnv } from "../../src/context/project/project-env.js";
 import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 
 let root: string;

@@ -3,9 +3,9 @@
 // (`Pry::Helpers::Text` → `pry/helpers/text.rb`), and inherited methods, on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { indentedNesting, rubyTypeLine } from "../../src/context/nesting.js";
 import { rubyImplicit } from "../../src/context/resolve/ruby.js";
 import { findDeclarations } from "../../src/context/resolve.js";
+import { indentedNesting, rubyTypeLine } from "../../src/context/scan/nesting.js";
 import type { ParsedModule, Reference } from "../../src/context/types.js";
 import { code, referenceRows, summary, VirtualHost } from "./helpers.js";
 

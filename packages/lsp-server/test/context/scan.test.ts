@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Dialect, maskCode } from "../../src/context/scan.js";
+import { type Dialect, maskCode } from "../../src/context/scan/scan.js";
 
 describe("maskCode", () => {
   it.each<{ dialect: Dialect; text: string; want: string }>([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestWindows, identifierSet, indexWindows, jaccard } from "../../src/context/similar.js";
+import { bestWindows, identifierSet, indexWindows, jaccard } from "../../src/context/similar/similar.js";
 
 describe("identifierSet", () => {
   it.each([

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { looksBinary, looksMinified } from "../../src/context/file-policy.js";
-import { IgnoreRules } from "../../src/context/ignore-rules.js";
-import { SourceCache } from "../../src/context/source-cache.js";
+import { looksBinary, looksMinified } from "../../src/context/files/file-policy.js";
+import { IgnoreRules } from "../../src/context/files/ignore-rules.js";
+import { SourceCache } from "../../src/context/files/source-cache.js";
 import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 
 let root: string;

@@ -11,12 +11,12 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IgnoreRules } from "../../src/context/ignore-rules.js";
+import { IgnoreRules } from "../../src/context/files/ignore-rules.js";
+import { SourceCache } from "../../src/context/files/source-cache.js";
 import { python } from "../../src/context/lang/index.js";
-import { SourceCache } from "../../src/context/source-cache.js";
-import { indexGroup, SymbolIndex } from "../../src/context/symbol-index.js";
+import { indexGroup, SymbolIndex } from "../../src/context/symbols/symbol-index.js";
+import { type IndexFiles, WorkspaceSymbols } from "../../src/context/symbols/workspace-symbols.js";
 import type { Family, ModuleOutline, ParsedModule } from "../../src/context/types.js";
-import { type IndexFiles, WorkspaceSymbols } from "../../src/context/workspace-symbols.js";
 import { pathToUri, Workspace } from "../../src/workspace/workspace.js";
 import { decl } from "./fixture-modules.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extendsCandidates, mergeTsconfigs, parseTsconfig } from "../../src/context/tsconfig.js";
+import { extendsCandidates, mergeTsconfigs, parseTsconfig } from "../../src/context/project/tsconfig.js";
 
 describe("parseTsconfig", () => {
   it("reads baseUrl, paths and extends from JSON with comments and trailing commas", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { WATCHED_FILES } from "../../src/context/files/watched-files.js";
 import { SOURCE_EXTENSIONS } from "../../src/context/languages.js";
-import { WATCHED_FILES } from "../../src/context/watched-files.js";
 
 describe("WATCHED_FILES", () => {
   // Eglot (1.17, Emacs 30) compiles a brace group with `{[^][*{}]+}`: a `*`, a bracket or a nested brace inside one

@@ -10,7 +10,7 @@ import {
   pnpmWorkspacePackages,
   splitPackageSpecifier,
   type WorkspacePackage,
-} from "../../src/context/workspace-packages.js";
+} from "../../src/context/project/workspace-packages.js";
 
 describe("pnpmWorkspacePackages", () => {
   it.each([

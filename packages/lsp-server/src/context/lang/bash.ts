@@ -1,7 +1,7 @@
 // Bash: outlines from tree-sitter-bash.
 import type { Node } from "web-tree-sitter";
-import { findReferences } from "../references.js";
 import { bashCandidates } from "../resolve/bash.js";
+import { findReferences } from "../scan/references.js";
 import { unquote } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

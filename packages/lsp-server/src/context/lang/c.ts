@@ -1,8 +1,8 @@
 // C and C++: outlines from tree-sitter-c and tree-sitter-cpp.
 import type { Node } from "web-tree-sitter";
-import { cppTypeLine, indentedNesting } from "../nesting.js";
-import { findReferences } from "../references.js";
 import { cFamilyCandidates } from "../resolve/c-family.js";
+import { cppTypeLine, indentedNesting } from "../scan/nesting.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, unquote, wordsBeforeName } from "../syntax/nodes.js";
 import type { Definition, SyntaxRules } from "../syntax/outline.js";
 import { lastRow } from "../syntax/outline.js";

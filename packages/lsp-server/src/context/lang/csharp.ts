@@ -1,7 +1,8 @@
 // C#: outlines from tree-sitter-c-sharp.
-import { indentedNesting, jvmTypeLine } from "../nesting.js";
-import { findReferences } from "../references.js";
+
 import { csharpCandidates, csharpImplicit } from "../resolve/csharp.js";
+import { indentedNesting, jvmTypeLine } from "../scan/nesting.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport } from "../types.js";

@@ -1,7 +1,7 @@
 // Elixir: outlines from tree-sitter-elixir, where every definition is a call (`defmodule`, `def`, `defp`).
 import type { Node } from "web-tree-sitter";
-import { findReferences } from "../references.js";
 import { elixirCandidates } from "../resolve/elixir.js";
+import { findReferences } from "../scan/references.js";
 import { lastSegment } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

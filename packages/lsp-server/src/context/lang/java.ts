@@ -1,7 +1,8 @@
 // Java: outlines from tree-sitter-java.
-import { indentedNesting, jvmTypeLine } from "../nesting.js";
-import { findReferences } from "../references.js";
+
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../resolve/jvm.js";
+import { indentedNesting, jvmTypeLine } from "../scan/nesting.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

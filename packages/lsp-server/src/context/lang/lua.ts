@@ -1,11 +1,11 @@
 import { posix as path } from "node:path";
-import { findClose, isOpener, Lexer } from "../lexer.js";
-import { assignmentBefore, moduleCalls } from "../module-calls.js";
-import { findReferences } from "../references.js";
-import { CHAR } from "../scan.js";
-import { type Item, spanItem } from "../snippet.js";
-import { SourceText } from "../source-text.js";
-import type { Span } from "../statements.js";
+import { findClose, isOpener, Lexer } from "../scan/lexer.js";
+import { assignmentBefore, moduleCalls } from "../scan/module-calls.js";
+import { findReferences } from "../scan/references.js";
+import { CHAR } from "../scan/scan.js";
+import { type Item, spanItem } from "../scan/snippet.js";
+import { SourceText } from "../scan/source-text.js";
+import type { Span } from "../scan/statements.js";
 import type { LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
 import { guardedParse, type LocalExport, outlineOf } from "./parse-result.js";
 

@@ -1,7 +1,7 @@
 // PHP: outlines from tree-sitter-php.
 import type { Node } from "web-tree-sitter";
-import { findReferences } from "../references.js";
 import { phpCandidates, phpImplicit } from "../resolve/php.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, lastSegment, unquote, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

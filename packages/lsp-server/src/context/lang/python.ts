@@ -1,9 +1,9 @@
 import { posix as path } from "node:path";
-import { isCloser, isOpener, Lexer } from "../lexer.js";
-import { findReferences } from "../references.js";
-import { CHAR, isIdentifierPart } from "../scan.js";
-import type { Item } from "../snippet.js";
-import { SourceText } from "../source-text.js";
+import { isCloser, isOpener, Lexer } from "../scan/lexer.js";
+import { findReferences } from "../scan/references.js";
+import { CHAR, isIdentifierPart } from "../scan/scan.js";
+import type { Item } from "../scan/snippet.js";
+import { SourceText } from "../scan/source-text.js";
 import type {
   ImportBinding,
   LanguageSupport,

@@ -1,8 +1,8 @@
 // Ruby: outlines from tree-sitter-ruby.
 import type { Node } from "web-tree-sitter";
-import { indentedNesting, rubyTypeLine } from "../nesting.js";
-import { findReferences } from "../references.js";
 import { rubyCandidates, rubyImplicit } from "../resolve/ruby.js";
+import { indentedNesting, rubyTypeLine } from "../scan/nesting.js";
+import { findReferences } from "../scan/references.js";
 import { lastSegment, unquote } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

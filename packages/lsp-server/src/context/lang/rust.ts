@@ -1,10 +1,10 @@
 import { posix as path } from "node:path";
-import { findClose, Lexer } from "../lexer.js";
-import { findReferences } from "../references.js";
-import { CHAR } from "../scan.js";
-import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
-import { SourceText } from "../source-text.js";
-import { type Span, splitStatements } from "../statements.js";
+import { findClose, Lexer } from "../scan/lexer.js";
+import { findReferences } from "../scan/references.js";
+import { CHAR } from "../scan/scan.js";
+import { type BracketBody, type Item, lastBracketBody, spanItem } from "../scan/snippet.js";
+import { SourceText } from "../scan/source-text.js";
+import { type Span, splitStatements } from "../scan/statements.js";
 import type {
   ImportBinding,
   LanguageSupport,

@@ -1,7 +1,7 @@
 // Scala: outlines from tree-sitter-scala.
 import type { Node } from "web-tree-sitter";
-import { findReferences } from "../references.js";
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../resolve/jvm.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

@@ -1,6 +1,7 @@
 // Swift: outlines from tree-sitter-swift.
-import { findReferences } from "../references.js";
+
 import { swiftCandidates, swiftImplicit } from "../resolve/swift.js";
+import { findReferences } from "../scan/references.js";
 import { hasWord, wordsBeforeName } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { DeclarationKind, LanguageSupport } from "../types.js";

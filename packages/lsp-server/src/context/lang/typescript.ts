@@ -1,11 +1,12 @@
 import { posix as path } from "node:path";
-import { findClose, Lexer } from "../lexer.js";
-import { assignmentBefore, moduleCalls } from "../module-calls.js";
-import { findReferences } from "../references.js";
-import { type BracketBody, type Item, lastBracketBody, spanItem } from "../snippet.js";
-import { SourceText } from "../source-text.js";
-import { bestStarMatch } from "../star-pattern.js";
-import { type Span, splitStatements } from "../statements.js";
+import { bestStarMatch } from "../project/star-pattern.js";
+import { entryCandidates, splitPackageSpecifier } from "../project/workspace-packages.js";
+import { findClose, Lexer } from "../scan/lexer.js";
+import { assignmentBefore, moduleCalls } from "../scan/module-calls.js";
+import { findReferences } from "../scan/references.js";
+import { type BracketBody, type Item, lastBracketBody, spanItem } from "../scan/snippet.js";
+import { SourceText } from "../scan/source-text.js";
+import { type Span, splitStatements } from "../scan/statements.js";
 import type {
   ImportBinding,
   LanguageSupport,
@@ -15,7 +16,6 @@ import type {
   ResolveEnv,
   TsconfigPaths,
 } from "../types.js";
-import { entryCandidates, splitPackageSpecifier } from "../workspace-packages.js";
 import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** Top-level statements: `;`, a body's `}` or a line break that semicolon insertion would honour ends one. */

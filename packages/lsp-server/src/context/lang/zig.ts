@@ -1,7 +1,7 @@
 // Zig: outlines from tree-sitter-zig.
 import type { Node } from "web-tree-sitter";
-import { findReferences } from "../references.js";
 import { zigCandidates } from "../resolve/zig.js";
+import { findReferences } from "../scan/references.js";
 import { unquote } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
 import type { LanguageSupport, ModuleImport } from "../types.js";

@@ -3,8 +3,8 @@
 // that resolution, ranking, snippets and the block do not know which parser ran.
 import type { Node, QueryMatch } from "web-tree-sitter";
 import { type LocalExport, mergeOverloads, outlineOf, type Parsed } from "../lang/parse-result.js";
-import type { Item } from "../snippet.js";
-import { TextLines } from "../source-text.js";
+import type { Item } from "../scan/snippet.js";
+import { TextLines } from "../scan/source-text.js";
 import type { DeclarationKind, ModuleImport, ReExport } from "../types.js";
 
 /** The kinds a query may name in `@definition.<kind>`. */

@@ -1,5 +1,5 @@
 import type { Tree } from "web-tree-sitter";
-import { MAX_FILE_BYTES } from "../file-policy.js";
+import { MAX_FILE_BYTES } from "../files/file-policy.js";
 import type { Parsed } from "../lang/parse-result.js";
 import type { Family, LanguageSupport } from "../types.js";
 import { type KnownEdit, OpenTrees } from "./open-trees.js";

@@ -1,9 +1,9 @@
 import { basename, dirname, join, relative, sep } from "node:path";
-import type { Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../../workspace/workspace.js";
+import { type CargoManifest, parseCargoManifest } from "../resolve/cargo.js";
+import type { Family, ResolveEnv } from "../types.js";
 import { buildEnv, type Group, groupOf } from "./build-env.js";
-import { type CargoManifest, parseCargoManifest } from "./resolve/cargo.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
-import type { Family, ResolveEnv } from "./types.js";
 import {
   lernaPackages,
   manifestWorkspaces,

@@ -1,6 +1,6 @@
 import { posix as path } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
-import type { TsconfigPaths } from "./types.js";
+import type { TsconfigPaths } from "../types.js";
 
 /** What one tsconfig.json or jsconfig.json says about module resolution. */
 export interface ParsedTsconfig {

@@ -1,7 +1,7 @@
 // The workspace symbol index's store: declarations by name, from the outlines of the workspace's files, and their
 // ranking by nearness to the file that asks. Pure (no I/O); `workspace-symbols.ts` fills it.
 import { posix as path } from "node:path";
-import type { Declaration, DeclarationKind, Family, ModuleOutline } from "./types.js";
+import type { Declaration, DeclarationKind, Family, ModuleOutline } from "../types.js";
 
 /**
  * Families whose names one file may use from another's without a way to tell the language: C with C++, and

@@ -1,22 +1,20 @@
 import type { Position } from "vscode-languageserver";
-import type { OpenDocument } from "../documents/documents.js";
-import type { ContextSettings } from "../settings/settings.js";
-import { uriToPath, type Workspace } from "../workspace/workspace.js";
-import { assembleBlock, type ContextSnippet } from "./block.js";
-import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
-import { type CurrentImports, importedNames, NEAR_LINES } from "./current-imports.js";
-import type { DeclarationMemo } from "./declaration-memo.js";
-import { type DocumentSource, linesOf } from "./document-lines.js";
-import { chainOf, type IndexQuery, indexSteps } from "./index-queries.js";
-import type { NestedType } from "./nesting.js";
-import type { OpenModules } from "./open-modules.js";
-import { supportOf } from "./parse-file.js";
-import type { ProjectEnv } from "./project-env.js";
-import type { RecentEdits } from "./recent-edits.js";
-import { shows } from "./resolve/outline-lookup.js";
-import { findDeclarations } from "./resolve.js";
-import type { SimilarIndex } from "./similar-index.js";
-import type { SourceCache } from "./source-cache.js";
+import type { OpenDocument } from "../../documents/documents.js";
+import type { ContextSettings } from "../../settings/settings.js";
+import { uriToPath, type Workspace } from "../../workspace/workspace.js";
+import { type CurrentImports, importedNames, NEAR_LINES } from "../current-imports.js";
+import { type DocumentSource, linesOf } from "../document-lines.js";
+import type { SourceCache } from "../files/source-cache.js";
+import type { OpenModules } from "../open-modules.js";
+import { supportOf } from "../parse-file.js";
+import type { ProjectEnv } from "../project/project-env.js";
+import { shows } from "../resolve/outline-lookup.js";
+import { findDeclarations } from "../resolve.js";
+import type { NestedType } from "../scan/nesting.js";
+import type { RecentEdits } from "../similar/recent-edits.js";
+import type { SimilarIndex } from "../similar/similar-index.js";
+import { chainOf, type IndexQuery, indexSteps } from "../symbols/index-queries.js";
+import type { WorkspaceSymbols } from "../symbols/workspace-symbols.js";
 import type {
   Family,
   FoundDeclaration,
@@ -24,8 +22,10 @@ import type {
   ModuleHost,
   ParsedModule,
   Reference,
-} from "./types.js";
-import type { WorkspaceSymbols } from "./workspace-symbols.js";
+} from "../types.js";
+import { assembleBlock, type ContextSnippet } from "./block.js";
+import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
+import type { DeclarationMemo } from "./declaration-memo.js";
 
 /**
  * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a

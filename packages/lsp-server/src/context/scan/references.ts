@@ -1,5 +1,5 @@
+import type { Reference } from "../types.js";
 import { CHAR, type Dialect, isIdentifierPart, isIdentifierStart, maskCode } from "./scan.js";
-import type { Reference } from "./types.js";
 
 /** How a language writes references. */
 export interface ReferenceRules {

@@ -1,6 +1,6 @@
 // What the workspace symbol index is asked for a reference that imports did not answer: the lookups to try, the
 // deepest part of its chain first. Pure; `workspace-symbols.ts` runs them.
-import type { Declaration, Family, ModuleOutline, Reference } from "./types.js";
+import type { Declaration, Family, ModuleOutline, Reference } from "../types.js";
 
 /** One lookup in the index. */
 export type IndexStep =

@@ -1,6 +1,6 @@
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { contains } from "../workspace/workspace.js";
+import { contains } from "../../workspace/workspace.js";
 import { BUILT_IN_EXCLUDES } from "./file-policy.js";
 
 /** Reads a small text file; undefined when it does not exist or cannot be read. */

@@ -2,11 +2,11 @@
 // slices that yield to the event loop, kept up to date on file changes and open-buffer edits, every read behind
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
 import { dirname, join } from "node:path";
-import type { Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../../workspace/workspace.js";
+import { shows } from "../resolve/outline-lookup.js";
+import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "../types.js";
 import type { IndexQuery, IndexStep } from "./index-queries.js";
-import { shows } from "./resolve/outline-lookup.js";
 import { indexGroup, type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";
-import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "./types.js";
 
 /**
  * The index's bounds. 20,000 files covers the source of a large monorepo (this repository has 300, rxjs 250);

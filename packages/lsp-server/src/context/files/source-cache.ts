@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { LRUCache } from "lru-cache";
-import { contains, type Workspace } from "../workspace/workspace.js";
+import { contains, type Workspace } from "../../workspace/workspace.js";
 import { looksBinary, looksMinified, MAX_FILE_BYTES } from "./file-policy.js";
 import type { IgnoreRules } from "./ignore-rules.js";
 

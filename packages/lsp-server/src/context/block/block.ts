@@ -1,4 +1,4 @@
-import { commentLine } from "./languages.js";
+import { commentLine } from "../languages.js";
 
 /** A piece of another file that may go into the prompt. */
 export interface ContextSnippet {

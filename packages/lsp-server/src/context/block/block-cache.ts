@@ -1,11 +1,11 @@
 import type { Position } from "vscode-languageserver";
-import type { OpenDocument } from "../documents/documents.js";
-import type { ContextSettings } from "../settings/settings.js";
-import { uriToPath } from "../workspace/workspace.js";
+import type { OpenDocument } from "../../documents/documents.js";
+import type { ContextSettings } from "../../settings/settings.js";
+import { uriToPath } from "../../workspace/workspace.js";
+import { importedNames } from "../current-imports.js";
+import { linesOf } from "../document-lines.js";
+import type { LanguageSupport, ParsedModule, Reference } from "../types.js";
 import type { ContextBlock } from "./block.js";
-import { importedNames } from "./current-imports.js";
-import { linesOf } from "./document-lines.js";
-import type { LanguageSupport, ParsedModule, Reference } from "./types.js";
 
 /** A cursor this many lines away from where the block was chosen is in another region: choose again. */
 const REGION_LINES = 24;

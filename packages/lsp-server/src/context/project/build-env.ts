@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { contains } from "../workspace/workspace.js";
-import { compileCommandsIncludeDirs, compileFlagsIncludeDirs } from "./resolve/c-family.js";
-import { gradleSourceRoots, mavenSourceRoots, sbtSourceRoots } from "./resolve/jvm.js";
-import { duneLibraryNames } from "./resolve/ocaml.js";
-import { composerPsr4 } from "./resolve/php.js";
-import { gemspecRequirePaths } from "./resolve/ruby.js";
-import { swiftPackageTargets } from "./resolve/swift.js";
-import type { Family, ResolveEnv } from "./types.js";
+import { contains } from "../../workspace/workspace.js";
+import { compileCommandsIncludeDirs, compileFlagsIncludeDirs } from "../resolve/c-family.js";
+import { gradleSourceRoots, mavenSourceRoots, sbtSourceRoots } from "../resolve/jvm.js";
+import { duneLibraryNames } from "../resolve/ocaml.js";
+import { composerPsr4 } from "../resolve/php.js";
+import { gemspecRequirePaths } from "../resolve/ruby.js";
+import { swiftPackageTargets } from "../resolve/swift.js";
+import type { Family, ResolveEnv } from "../types.js";
 
 /**
  * Which project files a family's resolution reads, so that a file of one language never pays for another's: the

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { Declaration, ModuleImport, ResolveEnv } from "./types.js";
+import type { Declaration, ModuleImport, ResolveEnv } from "../types.js";
 
 /** What a reference reached: the declarations, each with the absolute path of its file. */
 export type Reached = ReadonlyArray<readonly [string, Declaration]>;

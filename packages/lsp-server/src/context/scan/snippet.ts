@@ -1,7 +1,7 @@
+import type { Declaration, DeclarationKind } from "../types.js";
 import { findOpen } from "./lexer.js";
 import type { SourceText, TextLines } from "./source-text.js";
 import type { Span } from "./statements.js";
-import type { Declaration, DeclarationKind } from "./types.js";
 
 /** Limits of a declaration's snippet. */
 export const SNIPPET_LIMITS = {
