@@ -15,8 +15,9 @@ const SYNTAX_FAMILIES: ReadonlySet<string> = new Set(Object.keys(SYNTAX_SUPPORTS
 /**
  * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its text as it is when the request
  * is made (a snapshot of its lines, whatever is typed meanwhile), the document's tree (kept with the document,
- * re-parsed incrementally), each variant re-parsed from it with the edit the suggestion is. Made on the next turn of
- * the event loop, while the upstream request is in flight, so that the answer finds it ready. Undefined for a
+ * re-parsed incrementally), each variant re-parsed from it with the edit the suggestion is. Made a millisecond later,
+ * once the upstream request is written and while it is in flight, so that the answer finds it ready (or on demand,
+ * by an answer that comes first). Undefined for a
  * language without a grammar; the function gives undefined while the grammar is not loaded (asking starts its load:
  * a later request has it, this one never waits) or when the text cannot be parsed; never throws.
  */
@@ -57,7 +58,9 @@ export function documentSyntax(
       return undefined;
     }
   };
-  setImmediate(syntax);
+  // After the upstream request is written (the HTTP client writes on a later turn than this one: a parse now would
+  // hold the request back); an answer that comes first makes it on demand.
+  setTimeout(syntax, 1).unref?.();
   return syntax;
 }
 
