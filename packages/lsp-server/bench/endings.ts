@@ -3,7 +3,7 @@
 // the plain rules (post-processing) and with the syntax-aware cut (the document's text taken, its kept tree asked,
 // the variants parsed incrementally), p50 and p99, and the parses each took.
 import { loadavg } from "node:os";
-import { documentSyntax } from "../src/completion/document-syntax.js";
+import { documentSyntax, loadSyntaxLayer } from "../src/completion/document-syntax.js";
 import { completionMode, type PostProcessContext, postProcess } from "../src/completion/postprocess.js";
 import { blockEndLine, endSuggestion, type SyntaxDocument } from "../src/completion/syntax-ending.js";
 import { supportFor } from "../src/context/lang/index.js";
@@ -58,6 +58,7 @@ function sites(family: "c" | "java", lines: string[]): Array<{ kind: Kind; line:
 }
 
 export async function endingsBench(): Promise<void> {
+  await loadSyntaxLayer();
   // Tails on a shared 2-core machine are mostly the other processes': the load is printed beside them.
   console.log(
     `\nsyntax-aware endings: the cost per suggestion (in process, 1,000-line files kept parsed; load average ${loadavg()[0]!.toFixed(1)})`,

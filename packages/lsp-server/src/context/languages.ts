@@ -78,6 +78,25 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".exs": "elixir",
 };
 
+/**
+ * The families outlined with a tree-sitter grammar (`lang/index.ts`'s `SYNTAX_SUPPORTS`, which a test keeps equal):
+ * known here without loading them, so that start-up need not.
+ */
+export const SYNTAX_FAMILIES: ReadonlySet<Family> = new Set<Family>([
+  "c",
+  "cpp",
+  "java",
+  "csharp",
+  "ruby",
+  "php",
+  "bash",
+  "kotlin",
+  "zig",
+  "swift",
+  "scala",
+  "elixir",
+]);
+
 /** The extensions (with their dot) of the files whose family is known without a language id. */
 export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(FAMILY_BY_EXTENSION);
 

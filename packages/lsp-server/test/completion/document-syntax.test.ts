@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { documentSyntax } from "../../src/completion/document-syntax.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { documentSyntax, loadSyntaxLayer } from "../../src/completion/document-syntax.js";
 import { loadGrammar } from "../../src/context/syntax/runtime.js";
 import { countErrors } from "../../src/context/syntax/tree-checks.js";
 import { Documents } from "../../src/documents/documents.js";
@@ -12,6 +12,8 @@ function open(uri: string, languageId: string, source: string) {
   documents.didOpen({ textDocument: { uri, languageId, version: 1, text: f.text } });
   return { doc: documents.get(uri)!, here: f.position, f };
 }
+
+beforeAll(() => loadSyntaxLayer());
 
 describe("documentSyntax", () => {
   it("has nothing for a language without a grammar", () => {

@@ -2,7 +2,7 @@
 // per language on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { familyOf } from "../../src/context/languages.js";
+import { familyOf, SYNTAX_FAMILIES } from "../../src/context/languages.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
@@ -10,6 +10,10 @@ const { bash, c, cpp, csharp, elixir, java, kotlin, php, ruby, scala, swift, zig
 
 beforeAll(async () => {
   await Promise.all(Object.values(SYNTAX_SUPPORTS).map((support) => support.ready?.()));
+});
+
+it("lists the tree-sitter families where start-up reads them without loading the languages", () => {
+  expect([...SYNTAX_FAMILIES].sort()).toEqual(Object.keys(SYNTAX_SUPPORTS).sort());
 });
 
 interface Case {
