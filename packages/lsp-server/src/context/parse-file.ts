@@ -2,7 +2,7 @@ import type { OpenDocument } from "../documents/documents.js";
 import { wholeText } from "./document-lines.js";
 import { openDocumentTooLarge } from "./files/file-policy.js";
 import { supportFor } from "./lang/index.js";
-import { familyOf } from "./languages.js";
+import { familyOf, headerFamily } from "./languages.js";
 import type { LanguageSupport, ParsedModule } from "./types.js";
 
 /** The analysis of an open document's language (by its language id, else its extension); none for the others. */
@@ -17,9 +17,14 @@ export function supportOfPath(path: string): LanguageSupport | undefined {
   return family ? supportFor(family) : undefined;
 }
 
+/** The analysis of a file's language, by its extension and, for a `.h` header, its text (`headerFamily`). */
+export function supportOfFile(path: string, text: string): LanguageSupport | undefined {
+  return path.endsWith(".h") ? supportFor(headerFamily(text)) : supportOfPath(path);
+}
+
 /** Parse a file of a known family; undefined for the others. */
 export function parseFile(path: string, text: string): ParsedModule | undefined {
-  const support = supportOfPath(path);
+  const support = supportOfFile(path, text);
   if (!support) return undefined;
   return { path, ...support.parse(text) };
 }

@@ -15,7 +15,7 @@ import { IgnoreRules } from "./files/ignore-rules.js";
 import { SourceCache } from "./files/source-cache.js";
 import { supportFor } from "./lang/index.js";
 import { OpenModules } from "./open-modules.js";
-import { parseFile, supportOf, supportOfPath } from "./parse-file.js";
+import { parseFile, supportOf, supportOfFile, supportOfPath } from "./parse-file.js";
 import { ProjectEnv } from "./project/project-env.js";
 import { RecentEdits } from "./similar/recent-edits.js";
 import { SimilarIndex } from "./similar/similar-index.js";
@@ -89,7 +89,7 @@ export class RepositoryContext {
       exclude: () => this.#exclude,
       parse: async (path, text) => {
         // A language parsed with a grammar loads it the first time one of its files is read.
-        await supportOfPath(path)?.ready?.();
+        await supportOfFile(path, text)?.ready?.();
         return parseFile(path, text);
       },
       onChange: (path) => this.#sourceChanged(path, true),
@@ -110,11 +110,14 @@ export class RepositoryContext {
       workspace: this.workspace,
       files: this.#sources,
       outline: (path, text) => {
-        const support = supportOfPath(path);
-        return support ? { family: support.family, outline: support.parse(text).outline } : undefined;
+        const support = supportOfFile(path, text);
+        // A C++ header read before the C++ grammar loaded: its load starts, and it is indexed as C meanwhile.
+        if (support?.parserReady?.() === false) void support.ready?.();
+        const parsed = support?.parserReady?.() === false ? supportOfPath(path) : support;
+        return parsed ? { family: parsed.family, outline: parsed.parse(text).outline } : undefined;
       },
       indexable: (path) => supportOfPath(path) !== undefined,
-      // A header of a C workspace waits for the C++ grammar until a C or C++ lookup asks the index.
+      // A C or C++ file waits for its grammar until a C or C++ lookup asks the index.
       waiting: (path) => {
         const support = supportOfPath(path);
         return support?.parserReady?.() === false ? support.family : undefined;

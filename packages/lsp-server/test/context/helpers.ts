@@ -1,6 +1,7 @@
 import { posix as path } from "node:path";
 import { supportFor } from "../../src/context/lang/index.js";
 import { familyOf } from "../../src/context/languages.js";
+import { supportOfFile } from "../../src/context/parse-file.js";
 import { findDeclarations } from "../../src/context/resolve.js";
 import type {
   Declaration,
@@ -74,8 +75,8 @@ export class VirtualHost implements ModuleHost {
     const cached = this.parsed.get(file);
     if (cached) return cached;
     const text = this.files[file];
-    const family = familyOf(undefined, file);
-    const support = family && supportFor(family);
+    // As the edge parses a file read from disk (a `.h` by its text).
+    const support = text === undefined ? undefined : supportOfFile(file, text);
     if (text === undefined || !support) throw new Error(`no file ${file}`);
     const module = { path: file, ...support.parse(text) };
     this.parsed.set(file, module);

@@ -2,7 +2,7 @@
 // per language on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { familyOf, SYNTAX_FAMILIES } from "../../src/context/languages.js";
+import { familyOf, headerFamily, SYNTAX_FAMILIES } from "../../src/context/languages.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
@@ -607,10 +607,24 @@ describe("references", () => {
   });
 });
 
+describe("a header read from disk, by its text", () => {
+  it.each([
+    { text: "int twice(int x);\nstruct point { int x, y; };\n", family: "c" },
+    { text: '#ifdef __cplusplus\nextern "C" {\n#endif\nvoid f(void);\n', family: "c" },
+    { text: "/* not a class */\ntypedef int count;\n", family: "c" },
+    { text: "class Scanner {\n public:\n  void scan();\n};\n", family: "cpp" },
+    { text: "namespace YAML {\nvoid f();\n}\n", family: "cpp" },
+    { text: "template <typename T> T id(T x);\n", family: "cpp" },
+    { text: "std::string name();\n", family: "cpp" },
+  ])("$family: $text", ({ text, family }) => {
+    expect(headerFamily(text)).toBe(family);
+  });
+});
+
 describe("families by what editors send", () => {
   it.each([
     { languageId: "c", path: "/w/a.c", family: "c" },
-    { languageId: undefined, path: "/w/include/a.h", family: "cpp" },
+    { languageId: undefined, path: "/w/include/a.h", family: "c" },
     { languageId: "c", path: "/w/include/a.h", family: "c" },
     { languageId: "c++", path: "/w/a.cc", family: "cpp" },
     { languageId: "cs", path: "/w/A.cs", family: "csharp" },
