@@ -98,7 +98,8 @@ export const SYNTAX_FAMILIES: ReadonlySet<Family> = new Set<Family>([
 ]);
 
 /** What only C++ writes (a C header's `extern "C"` guard aside): a class, a namespace, a template, `::`. */
-const CPP_ONLY = /\b(?:class|namespace|template|typename|virtual|public:|private:|protected:|constexpr|nullptr)\b|::/;
+const CPP_ONLY =
+  /\b(?:class|namespace|template|typename|virtual|public:|private:|protected:|constexpr|nullptr)\b|::/;
 
 /**
  * The family of a `.h` file by its text: C++ when it shows C++ (its grammar reads C too), else C. So a C project

@@ -1,5 +1,4 @@
 import { posix as path } from "node:path";
-import { supportFor } from "../../src/context/lang/index.js";
 import { familyOf } from "../../src/context/languages.js";
 import { supportOfFile } from "../../src/context/parse-file.js";
 import { findDeclarations } from "../../src/context/resolve.js";
