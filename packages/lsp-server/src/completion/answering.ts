@@ -31,7 +31,8 @@ export function answering(slot: Slot, here: Position, started: number, waited: (
       position: here,
       source,
       latencyMs: performance.now() - started,
-      ...(stream?.settledMs !== undefined ? { upstreamMs: stream.settledMs } : {}),
+      // Until its suggestion was known, or (answered from its first lines before that) until now.
+      ...(stream ? { upstreamMs: stream.settledMs ?? performance.now() - stream.startedAt } : {}),
       ...(stream?.usage ? { usage: stream.usage } : {}),
       ...(stream?.context ? { context: stream.context } : {}),
       suggestion,
