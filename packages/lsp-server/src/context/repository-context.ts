@@ -111,7 +111,7 @@ export class RepositoryContext {
       files: this.#sources,
       outline: (path, text) => {
         const support = supportOfFile(path, text);
-        // A C++ header read before the C++ grammar loaded: its load starts, and it is indexed as C meanwhile.
+        // A C++ header read before the C++ grammar loaded: its load starts; this header is indexed with C's.
         if (support?.parserReady?.() === false) void support.ready?.();
         const parsed = support?.parserReady?.() === false ? supportOfPath(path) : support;
         return parsed ? { family: parsed.family, outline: parsed.parse(text).outline } : undefined;
