@@ -33,9 +33,9 @@ export function loadSyntaxLayer(): Promise<void> {
  * is made (a snapshot of its lines, whatever is typed meanwhile), the document's tree (kept with the document,
  * re-parsed incrementally), each variant re-parsed from it with the edit the suggestion is. Made a millisecond later,
  * once the upstream request is written and while it is in flight, so that the answer finds it ready (or on demand,
- * by an answer that comes first). Undefined for a
- * language without a grammar; the function gives undefined while the grammar is not loaded (asking starts its load:
- * a later request has it, this one never waits) or when the text cannot be parsed; never throws.
+ * by an answer that comes first). Undefined for a language without a grammar; the function gives undefined while
+ * the syntax layer or the grammar is not loaded (asking starts the load: a later request has it, this one never
+ * waits) or when the text cannot be parsed; never throws.
  */
 export function documentSyntax(
   doc: OpenDocument,
