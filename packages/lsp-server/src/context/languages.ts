@@ -47,7 +47,7 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".rs": "rust",
   ".lua": "lua",
   ".c": "c",
-  // A header may be C or C++: C's by its extension, C++'s once its text shows it (`headerFamily`).
+  // A header may be C or C++: C's by its extension, C++'s once its text shows it (`headerFamily` in `parse-file.ts`).
   ".h": "c",
   ".cpp": "cpp",
   ".cc": "cpp",
@@ -96,21 +96,6 @@ export const SYNTAX_FAMILIES: ReadonlySet<Family> = new Set<Family>([
   "scala",
   "elixir",
 ]);
-
-/** What only C++ writes (a C header's `extern "C"` guard aside): a class, a namespace, a template, `::`. */
-const CPP_ONLY =
-  /\b(?:class|namespace|template|typename|virtual|public:|private:|protected:|constexpr|nullptr)\b|::/;
-
-/**
- * The family of a `.h` file by its text: C++ when it shows C++ (its grammar reads C too), else C. So a C project
- * never loads the C++ grammar (about 23 MB of compiled WebAssembly) for its headers.
- */
-export function headerFamily(text: string): Family {
-  // In code only: a comment that says "class" or "template", a string with `::`, are not C++.
-  return CPP_ONLY.test(text.replace(COMMENTS_AND_STRINGS, " ")) ? "cpp" : "c";
-}
-
-const COMMENTS_AND_STRINGS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
 
 /** The extensions (with their dot) of the files whose family is known without a language id. */
 export const SOURCE_EXTENSIONS: readonly string[] = Object.keys(FAMILY_BY_EXTENSION);

@@ -112,8 +112,9 @@ export class RepositoryContext {
       outline: (path, text) => {
         const support = supportOfFile(path, text);
         // A C++ header read before the C++ grammar loaded: its load starts; this header is indexed with C's.
-        if (support?.parserReady?.() === false) void support.ready?.();
-        const parsed = support?.parserReady?.() === false ? supportOfPath(path) : support;
+        const ready = support?.parserReady?.() !== false;
+        if (!ready) void support?.ready?.();
+        const parsed = ready ? support : supportOfPath(path);
         return parsed ? { family: parsed.family, outline: parsed.parse(text).outline } : undefined;
       },
       indexable: (path) => supportOfPath(path) !== undefined,

@@ -2,7 +2,8 @@
 // per language on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { familyOf, headerFamily, SYNTAX_FAMILIES } from "../../src/context/languages.js";
+import { familyOf, SYNTAX_FAMILIES } from "../../src/context/languages.js";
+import { headerFamily } from "../../src/context/parse-file.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 
