@@ -15,15 +15,10 @@ export interface RegionMarkers {
 /**
  * The region written between `markers.start` and `markers.end`, strictly: exactly one of each, in that order, and
  * nothing else that marks; the "\n" after the opening marker and the one before the closing marker belong to the
- * markers, as the prompt wrote them. `endClosesAtStop`: the request stops at `markers.end` (the provider drops the
- * stop string), so an answer without it closes where it ends; otherwise a missing end is `unclosed`.
+ * markers, as the prompt wrote them. Without `markers.end` the region runs to the answer's end: the formats stop at
+ * the end marker (the provider drops the stop string), or, asked for the region alone, may keep the start only.
  */
-export function markedRegion(
-  answer: string,
-  markers: RegionMarkers,
-  currentRegion: string,
-  endClosesAtStop: boolean,
-): RewrittenRegion {
+export function markedRegion(answer: string, markers: RegionMarkers, currentRegion: string): RewrittenRegion {
   const text = answer.split(markers.cursor).join("");
   const starts = occurrences(text, markers.start);
   const ends = occurrences(text, markers.end);
@@ -36,7 +31,7 @@ export function markedRegion(
   if (ends === 1) {
     to = text.indexOf(markers.end);
     if (to < startAt) return { ok: false, problem: "misplaced-marker" };
-  } else if (!endClosesAtStop) return { ok: false, problem: "unclosed" };
+  }
   // "START\nEND": the one "\n" is both the start's and the end's, and the region has no line at all.
   const inner = text.slice(Math.min(from, to), to);
   if (markers.stray.some((marker) => inner.includes(marker))) return { ok: false, problem: "stray-marker" };

@@ -3,17 +3,10 @@ export type RewrittenRegion = { ok: true; region: string } | { ok: false; proble
 
 /**
  * Why an answer could not be read: `no-region` (no region marker where one must be), `two-regions` (a marker twice),
- * `misplaced-marker` (the end before the start), `stray-marker` (another marker inside the region), `unclosed` (a
- * region never closed where the format does not stop at its end), `empty` (nothing written where a whole region must
- * be).
+ * `misplaced-marker` (the end before the start), `stray-marker` (another marker inside the region), `empty` (nothing
+ * written where a whole region must be).
  */
-export type AnswerProblem =
-  | "no-region"
-  | "two-regions"
-  | "misplaced-marker"
-  | "stray-marker"
-  | "unclosed"
-  | "empty";
+export type AnswerProblem = "no-region" | "two-regions" | "misplaced-marker" | "stray-marker" | "empty";
 
 /**
  * The region from the lines the model wrote (`text`: its last line with or without a final "\n"; "" for no line at

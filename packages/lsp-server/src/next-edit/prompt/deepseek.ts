@@ -59,6 +59,6 @@ export const deepseek: NextEditFormat = {
     };
   },
   rewrittenRegion(answer, { excerpt }) {
-    return markedRegion(answer, ZETA_ANSWER_MARKERS, excerpt.region, true);
+    return markedRegion(answer, ZETA_ANSWER_MARKERS, excerpt.region);
   },
 };

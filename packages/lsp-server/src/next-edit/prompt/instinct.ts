@@ -122,6 +122,6 @@ export const instinct: NextEditFormat = {
     if (answer.split(CURSOR).join("").trim() === "") return { ok: false, problem: "empty" };
     // Asked for the region alone; a kept start marker (Continue's own test model answers so) opens it instead.
     const marked = answer.includes(REGION_START) ? answer : `${REGION_START}\n${unfenced(answer)}`;
-    return markedRegion(marked, MARKERS, excerpt.region, true);
+    return markedRegion(marked, MARKERS, excerpt.region);
   },
 };

@@ -87,6 +87,6 @@ export const zeta: NextEditFormat = {
     return { shape: "raw", prompt, stop: [REGION_END], maxTokens: answerTokenBudget(written) };
   },
   rewrittenRegion(answer, { excerpt }) {
-    return markedRegion(answer, ZETA_ANSWER_MARKERS, excerpt.region, true);
+    return markedRegion(answer, ZETA_ANSWER_MARKERS, excerpt.region);
   },
 };
