@@ -9,10 +9,11 @@ import {
 import type { EditChunk, EditCompletion, EditWire } from "./edit/edit-wire.js";
 import { EDIT_WIRES } from "./edit/edit-wires.js";
 import { ValidationError } from "./errors.js";
+import { ProviderClientBase } from "./provider-client-base.js";
 import { type ProviderClientOptions, resolveProviderOptions } from "./provider-options.js";
 import type { ProviderName } from "./providers/info.js";
 import { streamFormatOf } from "./providers/provider.js";
-import { type RequestOptions, Transport } from "./transport.js";
+import type { RequestOptions, Transport } from "./transport.js";
 
 /** What a request must name as its model where a provider has no default for next edits, for messages. */
 const EDIT_MODEL_EXAMPLES: Readonly<Partial<Record<ProviderName, string>>> = {
@@ -45,29 +46,16 @@ interface Route {
  * const { text } = await client.complete({ messages, prefix: "<|editable_region_start|>\n", stop: ["<|editable_region_end|>"] });
  * ```
  */
-export class EditClient {
-  /** The provider's name. */
-  readonly provider: ProviderName;
-  /** How people call it: `DeepSeek`, `Ollama`, `llama.cpp`, `the OpenAI-compatible host`. */
-  readonly label: string;
-  /** The normalised base, e.g. `https://api.deepseek.com/beta`. */
-  readonly baseURL: string;
+export class EditClient extends ProviderClientBase {
   /**
    * The model of requests that name none: the `model` option, else `deepseek-v4-flash` for DeepSeek; undefined
    * for the other providers (their FIM models are not edit models), whose requests must then name one (llama.cpp's
    * need not: its server serves the model it loaded).
    */
-  readonly model: string | undefined;
-  /** The environment variable the key came from (or would have), when the key was not passed; for messages. */
-  readonly apiKeyEnv: string | undefined;
-  /** Default bound on a whole call (ms). */
-  readonly timeoutMs: number;
-  /** Retries after the first attempt. */
-  readonly maxRetries: number;
+  declare readonly model: string | undefined;
 
   readonly #routes: Partial<Record<EditShape, Route>> = {};
   readonly #support: EditSupport;
-  readonly #keepAlive: string | number | undefined;
 
   /**
    * @throws {ValidationError} for a bad option (field names the option), and with `field: "provider"` for
@@ -84,28 +72,11 @@ export class EditClient {
     const resolved = resolveProviderOptions(options, (adapter) =>
       adapter.name === "deepseek" ? adapter.defaultModel : undefined,
     );
-    this.provider = resolved.provider;
-    this.label = resolved.adapter.label;
-    this.baseURL = resolved.baseURL;
-    this.model = resolved.model;
-    this.apiKeyEnv = resolved.apiKeyEnv;
-    this.timeoutMs = resolved.timeoutMs;
-    this.maxRetries = resolved.maxRetries;
-    this.#keepAlive = resolved.keepAlive;
+    super(resolved, options);
     const wires = EDIT_WIRES[this.provider];
     for (const wire of [wires.raw, wires.chat]) {
       if (wire === undefined) continue;
-      const transport = new Transport({
-        endpoint: this.baseURL + wire.endpoint,
-        apiKey: resolved.apiKey,
-        timeoutMs: this.timeoutMs,
-        maxRetries: this.maxRetries,
-        dispatcher: options.dispatcher,
-        userAgent: options.userAgent,
-        streamAccept: wire.streamType,
-        errorSource: wire,
-      });
-      this.#routes[wire.shape] = { wire, transport };
+      this.#routes[wire.shape] = { wire, transport: this.transport(wire.endpoint, wire.streamType, wire) };
     }
     this.#support = {
       provider: this.provider,
@@ -186,7 +157,7 @@ export class EditClient {
     const checked = this.#checked(request);
     // checkEditRequest refused the shapes the provider has no route for.
     const route = this.#routes[shapeOf(checked)] as Route;
-    const body = route.wire.body(checked, streaming, { keepAlive: this.#keepAlive });
+    const body = route.wire.body(checked, streaming, this.bodyOptions);
     return { route, body: JSON.stringify(body) };
   }
 }

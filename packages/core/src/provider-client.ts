@@ -1,8 +1,9 @@
+import { ProviderClientBase } from "./provider-client-base.js";
 import { type ProviderClientOptions, resolveProviderOptions } from "./provider-options.js";
 import { type CheckedFimRequest, checkFimRequest, type FimRequest } from "./providers/fim-request.js";
-import type { FimChunk, FimCompletion, Provider, ProviderName } from "./providers/provider.js";
+import type { FimChunk, FimCompletion, Provider } from "./providers/provider.js";
 import { streamFormatOf } from "./providers/provider.js";
-import { type RequestOptions, Transport } from "./transport.js";
+import type { RequestOptions, Transport } from "./transport.js";
 
 export type { ProviderClientOptions } from "./provider-options.js";
 
@@ -18,49 +19,17 @@ export type { ProviderClientOptions } from "./provider-options.js";
  * for await (const chunk of client.stream({ model, prompt, suffix })) process.stdout.write(chunk.text);
  * ```
  */
-export class ProviderClient {
-  /** The provider's name. */
-  readonly provider: ProviderName;
-  /** How people call it: `DeepSeek`, `Ollama`, `llama.cpp`, `Codestral`, `the OpenAI-compatible host`. */
-  readonly label: string;
-  /** The normalised base, e.g. `http://127.0.0.1:11434`. */
-  readonly baseURL: string;
-  /** The model of requests that name none, when there is one. */
-  readonly model: string | undefined;
-  /** The environment variable the key came from (or would have), when the key was not passed; for messages. */
-  readonly apiKeyEnv: string | undefined;
-  /** Default bound on a whole call (ms). */
-  readonly timeoutMs: number;
-  /** Retries after the first attempt. */
-  readonly maxRetries: number;
-
+export class ProviderClient extends ProviderClientBase {
   readonly #adapter: Provider;
   readonly #transport: Transport;
-  readonly #keepAlive: string | number | undefined;
 
   /** @throws {ValidationError} for a bad option (field names the option); never for a missing key. */
   constructor(options: ProviderClientOptions = {}) {
     const resolved = resolveProviderOptions(options, (adapter) => adapter.defaultModel);
+    super(resolved, options);
     const adapter = resolved.adapter;
     this.#adapter = adapter;
-    this.provider = resolved.provider;
-    this.label = adapter.label;
-    this.model = resolved.model;
-    this.apiKeyEnv = resolved.apiKeyEnv;
-    this.baseURL = resolved.baseURL;
-    this.timeoutMs = resolved.timeoutMs;
-    this.maxRetries = resolved.maxRetries;
-    this.#keepAlive = resolved.keepAlive;
-    this.#transport = new Transport({
-      endpoint: this.baseURL + adapter.endpoint,
-      apiKey: resolved.apiKey,
-      timeoutMs: this.timeoutMs,
-      maxRetries: this.maxRetries,
-      dispatcher: options.dispatcher,
-      userAgent: options.userAgent,
-      streamAccept: adapter.streamType,
-      errorSource: adapter,
-    });
+    this.#transport = this.transport(adapter.endpoint, adapter.streamType, adapter);
   }
 
   /**
@@ -134,6 +103,6 @@ export class ProviderClient {
 
   #body(request: FimRequest, streaming: boolean): string {
     const checked = this.#checked(request);
-    return JSON.stringify(this.#adapter.body(checked, streaming, { keepAlive: this.#keepAlive }));
+    return JSON.stringify(this.#adapter.body(checked, streaming, this.bodyOptions));
   }
 }

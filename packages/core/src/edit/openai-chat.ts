@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { ErrorSource } from "../errors.js";
+import { chatChunkSchema, chatResponseSchema, chatText } from "../providers/chat-shape.js";
 import type { ProviderName } from "../providers/info.js";
 import { llamacpp } from "../providers/llamacpp.js";
 import { openaiCompatible } from "../providers/openai-compatible.js";
@@ -12,8 +13,6 @@ import type { EditChunk, EditWire } from "./edit-wire.js";
 // OpenAI's Chat Completions as DeepSeek, OpenAI-compatible hosts and llama.cpp's server speak it, for chat-shaped
 // next edits. Only what we read is checked: hosts differ in everything else (ids, fingerprints, reasoning).
 
-const ContentSchema = z.string().nullish();
-
 const ChatUsageSchema = z.looseObject({
   prompt_tokens: z.number(),
   completion_tokens: z.number(),
@@ -23,27 +22,9 @@ const ChatUsageSchema = z.looseObject({
   prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
 });
 
-const ChatCompletionSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({
-      message: z.looseObject({ content: ContentSchema }),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-  usage: ChatUsageSchema.nullish(),
-});
+const ChatCompletionSchema = chatResponseSchema(ChatUsageSchema);
 
-const ChatChunkSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({
-      delta: z.looseObject({ content: ContentSchema }).nullish(),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-  usage: ChatUsageSchema.nullish(),
-});
+const ChatChunkSchema = chatChunkSchema(ChatUsageSchema);
 
 /** The one usage shape; the cache fields where the host says (DeepSeek's hit, else `cached_tokens`). */
 function usage(value: z.infer<typeof ChatUsageSchema> | null | undefined): Usage | undefined {
@@ -96,7 +77,7 @@ function chatWire(dialect: ChatDialect): EditWire {
       const body = checkBody(ChatCompletionSchema, json, text, status, secret, "response body", source);
       const choice = body.choices[0];
       return {
-        text: choice?.message.content ?? "",
+        text: chatText(choice?.message.content),
         finish_reason: choice?.finish_reason ?? null,
         usage: usage(body.usage),
         model: body.model,
@@ -109,7 +90,7 @@ function chatWire(dialect: ChatDialect): EditWire {
       const body = checkBody(ChatChunkSchema, json, data, status, secret, "stream chunk", source);
       const choice = body.choices[0];
       const item: EditChunk = {
-        text: choice?.delta?.content ?? "",
+        text: chatText(choice?.delta?.content),
         finish_reason: choice?.finish_reason ?? null,
         usage: usage(body.usage),
         raw: body,

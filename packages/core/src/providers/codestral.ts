@@ -1,40 +1,16 @@
 import * as z from "zod";
 import { normalizeProviderBaseURL } from "../base-url.js";
 import { checkBody, parseJson } from "../response-body.js";
+import { chatChunkSchema, chatResponseSchema, chatText } from "./chat-shape.js";
 import { openAIShapedBody } from "./fim-request.js";
 import { PROVIDER_INFO } from "./info.js";
 import { type FimChunk, type Provider, usageOf } from "./provider.js";
 
-// Mistral's content is a string, or (in its chat API) a list of typed chunks; null when there is none.
-const ContentSchema = z
-  .union([z.string(), z.array(z.looseObject({ text: z.string().optional() }))])
-  .nullish();
-
 const MistralUsageSchema = z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number() });
 
-const FimResponseSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({
-      message: z.looseObject({ content: ContentSchema }),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-  usage: MistralUsageSchema.nullish(),
-});
+const FimResponseSchema = chatResponseSchema(MistralUsageSchema);
 
-const FimChunkSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({ delta: z.looseObject({ content: ContentSchema }), finish_reason: z.string().nullish() }),
-  ),
-  usage: MistralUsageSchema.nullish(),
-});
-
-function textOf(content: z.infer<typeof ContentSchema>): string {
-  if (content == null) return "";
-  return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
-}
+const FimChunkSchema = chatChunkSchema(MistralUsageSchema);
 
 function usage(value: z.infer<typeof MistralUsageSchema> | null | undefined) {
   return value == null ? undefined : usageOf(value.prompt_tokens, value.completion_tokens);
@@ -65,7 +41,7 @@ export const codestral: Provider = {
     const body = checkBody(FimResponseSchema, json, text, status, secret, "response body", codestral);
     const choice = body.choices[0];
     return {
-      text: textOf(choice?.message.content),
+      text: chatText(choice?.message.content),
       finish_reason: choice?.finish_reason ?? null,
       usage: usage(body.usage),
       model: body.model,
@@ -78,7 +54,7 @@ export const codestral: Provider = {
     const body = checkBody(FimChunkSchema, json, data, status, secret, "stream chunk", codestral);
     const choice = body.choices[0];
     const item: FimChunk = {
-      text: textOf(choice?.delta.content),
+      text: chatText(choice?.delta?.content),
       finish_reason: choice?.finish_reason ?? null,
       usage: usage(body.usage),
       raw: body,
