@@ -1,14 +1,13 @@
 import * as z from "zod";
 import type { ErrorSource } from "../errors.js";
-import { chatChunkSchema, chatResponseSchema, chatText } from "../providers/chat-shape.js";
+import { chatReaders } from "../providers/chat-shape.js";
 import type { ProviderName } from "../providers/info.js";
 import { llamacpp } from "../providers/llamacpp.js";
 import { openaiCompatible } from "../providers/openai-compatible.js";
 import { usageOf } from "../providers/provider.js";
-import { checkBody, parseJson } from "../response-body.js";
 import type { Usage } from "../schemas.js";
 import type { CheckedEditRequest } from "./edit-request.js";
-import type { EditChunk, EditWire } from "./edit-wire.js";
+import type { EditWire } from "./edit-wire.js";
 
 // OpenAI's Chat Completions as DeepSeek, OpenAI-compatible hosts and llama.cpp's server speak it, for chat-shaped
 // next edits. Only what we read is checked: hosts differ in everything else (ids, fingerprints, reasoning).
@@ -21,10 +20,6 @@ const ChatUsageSchema = z.looseObject({
   /** OpenAI's (and DeepSeek V4's) name for it. */
   prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
 });
-
-const ChatCompletionSchema = chatResponseSchema(ChatUsageSchema);
-
-const ChatChunkSchema = chatChunkSchema(ChatUsageSchema);
 
 /** The one usage shape; the cache fields where the host says (DeepSeek's hit, else `cached_tokens`). */
 function usage(value: z.infer<typeof ChatUsageSchema> | null | undefined): Usage | undefined {
@@ -55,6 +50,7 @@ function messagesOf(request: CheckedEditRequest): unknown[] {
 /** A Chat Completions wire: SSE ended by `data: [DONE]`; streams ask for the usage chunk. */
 function chatWire(dialect: ChatDialect): EditWire {
   const source = dialect.source;
+  const readers = chatReaders(ChatUsageSchema, usage, source);
   const wire: EditWire = {
     name: dialect.name,
     shape: "chat",
@@ -72,31 +68,7 @@ function chatWire(dialect: ChatDialect): EditWire {
       temperature: request.temperature,
       ...dialect.extra,
     }),
-    readResponse(text, { status, secret }) {
-      const json = parseJson(text, "response body", secret);
-      const body = checkBody(ChatCompletionSchema, json, text, status, secret, "response body", source);
-      const choice = body.choices[0];
-      return {
-        text: chatText(choice?.message.content),
-        finish_reason: choice?.finish_reason ?? null,
-        usage: usage(body.usage),
-        model: body.model,
-        raw: body,
-      };
-    },
-    readStreamItem(data, { status, secret }) {
-      if (data === "[DONE]") return { item: undefined, done: true };
-      const json = parseJson(data, "stream event", secret);
-      const body = checkBody(ChatChunkSchema, json, data, status, secret, "stream chunk", source);
-      const choice = body.choices[0];
-      const item: EditChunk = {
-        text: chatText(choice?.delta?.content),
-        finish_reason: choice?.finish_reason ?? null,
-        usage: usage(body.usage),
-        raw: body,
-      };
-      return { item, done: false };
-    },
+    ...readers,
   };
   if (source.reason) {
     const reason = source.reason;

@@ -1,4 +1,9 @@
 import * as z from "zod";
+import type { ErrorSource } from "../errors.js";
+import { checkBody, parseJson } from "../response-body.js";
+import type { Usage } from "../schemas.js";
+import type { StreamStep } from "../stream-decoder.js";
+import type { FimChunk, FimCompletion, ReadContext } from "./provider.js";
 
 // The shape of an OpenAI-style chat answer, which Codestral's FIM endpoint answers in too: the text at
 // `choices[0].message.content`, in a stream at `choices[0].delta.content`. Lenient: only what is read is checked.
@@ -40,4 +45,50 @@ export function chatChunkSchema<U extends z.ZodType>(usage: U) {
     ),
     usage: usage.nullish(),
   });
+}
+
+/** How a chat-shaped answer is read: the whole body, and each stream item (`[DONE]` ends the stream). */
+export interface ChatReaders {
+  readResponse(text: string, context: ReadContext): FimCompletion;
+  readStreamItem(data: string, context: ReadContext): StreamStep<FimChunk>;
+}
+
+/**
+ * The readers of a host's chat-shaped answers, given its usage schema and how its usage reads in the one shape;
+ * errors name `source`.
+ */
+export function chatReaders<U extends z.ZodType>(
+  usageSchema: U,
+  usage: (value: z.infer<U> | null | undefined) => Usage | undefined,
+  source: ErrorSource,
+): ChatReaders {
+  const responseSchema = chatResponseSchema(usageSchema);
+  const chunkSchema = chatChunkSchema(usageSchema);
+  return {
+    readResponse(text, { status, secret }) {
+      const json = parseJson(text, "response body", secret);
+      const body = checkBody(responseSchema, json, text, status, secret, "response body", source);
+      const choice = body.choices[0];
+      return {
+        text: chatText(choice?.message.content),
+        finish_reason: choice?.finish_reason ?? null,
+        usage: usage(body.usage as z.infer<U> | null | undefined),
+        model: body.model,
+        raw: body,
+      };
+    },
+    readStreamItem(data, { status, secret }) {
+      if (data === "[DONE]") return { item: undefined, done: true };
+      const json = parseJson(data, "stream event", secret);
+      const body = checkBody(chunkSchema, json, data, status, secret, "stream chunk", source);
+      const choice = body.choices[0];
+      const item: FimChunk = {
+        text: chatText(choice?.delta?.content),
+        finish_reason: choice?.finish_reason ?? null,
+        usage: usage(body.usage as z.infer<U> | null | undefined),
+        raw: body,
+      };
+      return { item, done: false };
+    },
+  };
 }
