@@ -105,13 +105,6 @@ export class OpenTrees {
     return this.#trees.get(key)?.tree.copy();
   }
 
-  /** Keep `tree` as a document's tree, of its lines as they are now (the one kept before goes). */
-  adopt(key: string, tree: Tree): void {
-    this.forget(key);
-    this.#trees.set(key, { tree, stale: false });
-    while (this.#trees.size > MAX_TREES) this.forget(this.#trees.keys().next().value!);
-  }
-
   /** Drop a document's tree (closed, reloaded). */
   forget(key: string): void {
     const entry = this.#trees.get(key);

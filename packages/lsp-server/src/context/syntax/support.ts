@@ -77,11 +77,11 @@ export function treeCopy(family: Family, key: string): Tree | undefined {
 }
 
 /**
- * The tree of a document's lines (a snapshot taken with `base`), re-parsed incrementally from `base` (a copy from
- * {@link treeCopy}, which this deletes) or from scratch: the caller deletes the result. With `current` (the lines
- * are still the document's), a copy of it becomes the kept tree, so that the next parse of the document starts from
- * it. Undefined for a family not parsed with tree-sitter, a grammar not loaded yet (this starts its load), lines over
- * 1 MiB, or a parse that fails.
+ * The tree of a document's lines (a snapshot taken with `base`): the caller deletes the result. With `current` (the
+ * lines are still the document's), a copy of the document's kept tree, re-parsed first if a change came since (so the
+ * repository context's parse of the document and this one are one parse, whichever comes first); otherwise parsed
+ * incrementally from `base` (a copy from {@link treeCopy}) or from scratch. `base` is deleted either way. Undefined
+ * for a family not parsed with tree-sitter, a grammar not loaded yet (this starts its load), or a parse that fails.
  */
 export function documentTreeFrom(
   family: Family,
@@ -92,10 +92,10 @@ export function documentTreeFrom(
 ): Tree | undefined {
   try {
     const grammar = grammarOf(family);
-    if (!grammar) return undefined;
-    const tree = grammar.parser.parse(lineReader(lines), base ?? null) ?? undefined;
-    if (tree && current) families.get(family)?.trees.adopt(key, tree.copy());
-    return tree;
+    const trees = families.get(family)?.trees;
+    if (!grammar || !trees) return undefined;
+    if (current) return trees.parse(key, lines, grammar.parser)?.copy();
+    return grammar.parser.parse(lineReader(lines), base ?? null) ?? undefined;
   } catch {
     return undefined;
   } finally {
