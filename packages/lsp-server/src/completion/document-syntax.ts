@@ -4,29 +4,11 @@ import { openDocumentTooLarge } from "../context/files/file-policy.js";
 import { familyOf, SYNTAX_FAMILIES } from "../context/languages.js";
 import { replacementEdit } from "../context/syntax/open-trees.js";
 import { countErrors } from "../context/syntax/tree-checks.js";
+import { syntaxTrees } from "../context/syntax-layer.js";
 import type { OpenDocument } from "../documents/documents.js";
 import type { SyntaxDocument } from "./syntax-ending.js";
 
-/** The syntax layer's kept trees (with the grammars and every language's queries behind them). */
-type Trees = Pick<typeof import("../context/syntax/support.js"), "documentTree" | "variantTree">;
-
-let trees: Trees | undefined;
-let loading: Promise<void> | undefined;
-
-/**
- * Load the syntax layer, once: on the first document that asks (never at start-up, which would parse and compile
- * every language's module before the server answers `initialize`). Resolves when it is loaded; never rejects.
- */
-export function loadSyntaxLayer(): Promise<void> {
-  // The languages' modules register their grammars with the kept trees as they load.
-  loading ??= Promise.all([import("../context/lang/index.js"), import("../context/syntax/support.js")]).then(
-    ([, support]) => {
-      trees = support;
-    },
-    () => {},
-  );
-  return loading;
-}
+export { loadSyntaxLayer } from "../context/syntax-layer.js";
 
 /**
  * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its text as it is when the request
@@ -47,10 +29,11 @@ export function documentSyntax(
   const snapshot = doc.buffer.snapshot();
   const uri = doc.uri;
   let made: SyntaxDocument | undefined;
-  if (!trees) void loadSyntaxLayer();
+  syntaxTrees();
   const syntax = (): SyntaxDocument | undefined => {
     if (made) return made;
     // Until the layer is loaded there is none (the request that started its load does not wait for it).
+    const trees = syntaxTrees();
     if (!trees) return undefined;
     const { documentTree, variantTree } = trees;
     try {
