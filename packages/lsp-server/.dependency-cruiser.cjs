@@ -12,6 +12,49 @@ const LAYERS = ["protocol", "stats", "completion", "context", "documents|upstrea
 
 const dir = (names) => `^src/(${names})/`;
 
+// Inside context/, the folders by concept run one way too, top to bottom. The facade (RepositoryContext and its
+// loader) and the base (the shared types, the language table, a document's lines) are files at context/'s root.
+//
+//   facade        repository-context.ts, context-loader.ts: what the server talks to
+//   block         the block, its cache and chooser, the declaration memo
+//   similar       similar code of open documents, recent edits
+//   symbols       the workspace symbol index
+//   declarations  what a reference reaches (findDeclarations), the files one call reads, a module's exports
+//   modules       the modules of open documents and files: parsing with the family's support, the current imports
+//   lang          one parser or grammar query per family
+//   syntax        tree-sitter: runtime, grammars, outlines, open trees
+//   project       project and build files: tsconfig, workspace packages, include dirs, source roots
+//   resolve       where an import leads, per family (and the build files' fields it reads)
+//   scan          the hand-written parsers' scanning: masked text, statements, references, snippets, outlines
+//   files         the source cache, ignore rules, the file policy
+//   base          types.ts, languages.ts, document-lines.ts
+const CONTEXT = [
+  "(repository-context|context-loader)\\.ts$",
+  "block/",
+  "similar/",
+  "symbols/",
+  "declarations/",
+  "modules/",
+  "lang/",
+  "syntax/",
+  "project/",
+  "resolve/",
+  "scan/",
+  "files/",
+  "(types|languages|document-lines)\\.ts$",
+];
+const inContext = (names) => `^src/context/(${names.join("|")})`;
+const contextNames = ["facade", ...CONTEXT.slice(1, -1).map((name) => name.slice(0, -1)), "base"];
+
+/** Each folder of context/ may not import one above it. */
+const contextUpward = CONTEXT.slice(1).map((layer, i) => ({
+  name: `context-no-upward-from-${contextNames[i + 1]}`,
+  comment: `context/${contextNames[i + 1]} is below ${contextNames.slice(0, i + 1).join(", ")}: it may not import them`,
+  severity: "error",
+  from: { path: inContext([layer]) },
+  to: { path: inContext(CONTEXT.slice(0, i + 1)) },
+}));
+
 /** Each layer may not import a layer above it. */
 const upward = LAYERS.slice(1).map((layer, i) => ({
   name: `no-upward-from-${layer.split("|")[0]}`,
@@ -32,6 +75,15 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
+    ...contextUpward,
+    {
+      name: "context-files-have-a-layer",
+      comment:
+        "Every file of context/ is in one of its layers (a folder by concept, the facade or the base).",
+      severity: "error",
+      from: { path: "^src/context/", pathNot: inContext(CONTEXT) },
+      to: {},
+    },
     {
       name: "no-entry-imports",
       comment: "The entry points (bin, help, status) are imported by nobody inside src.",

@@ -2,9 +2,9 @@
 // ending in `?`/`!`, the nesting around the cursor read from indentation, constants found by their namespace path
 // (`Pry::Helpers::Text` → `pry/helpers/text.rb`), and inherited methods, on real-looking code.
 import { beforeAll, describe, expect, it } from "vitest";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { rubyImplicit } from "../../src/context/resolve/ruby.js";
-import { findDeclarations } from "../../src/context/resolve.js";
 import { indentedNesting, rubyTypeLine } from "../../src/context/scan/nesting.js";
 import type { ParsedModule, Reference } from "../../src/context/types.js";
 import { code, referenceRows, summary, VirtualHost } from "./helpers.js";

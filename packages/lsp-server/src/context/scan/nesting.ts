@@ -1,23 +1,10 @@
+import type { NestedType } from "../types.js";
+
 // The types around the cursor, read from the lines above it by their indentation: what a language that finds
 // names by where they are used (Ruby's constant lookup, an inherited method, a C++ method defined out of its class)
 // needs of the current file. The cursor's line is most often unfinished, which a parser's error recovery may read
 // as closing the types around it (Ruby's `Pry::Code.` followed by `end` is a call of `end`), and the current file's
 // parse covers its head only; the indentation of the lines above still says where the cursor is. Pure.
-
-/** A type declaration around a line, as its line reads: `class Edit < Pry::ClassCommand`. */
-export interface NestedType {
-  /** The last segment of its name. */
-  readonly name: string;
-  /** The segments of its name as written: `["Foo", "Bar"]` for `class Foo::Bar` (a namespace path). */
-  readonly path: readonly string[];
-  /** The types it inherits from as written (`Pry::ClassCommand`, `Base`), when its line names them. */
-  readonly bases: readonly string[];
-  /**
-   * The line is a function of the type defined outside it (C++'s `void Scanner::scan() {`): its members are
-   * declared in another file, the header.
-   */
-  readonly external?: boolean;
-}
 
 /** How a language writes the line that opens a type (or a method of one): what it declares, or undefined. */
 export type TypeLine = (line: string) => NestedType | undefined;

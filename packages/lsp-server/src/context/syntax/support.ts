@@ -1,6 +1,6 @@
 import type { Tree } from "web-tree-sitter";
 import { MAX_FILE_BYTES } from "../files/file-policy.js";
-import type { Parsed } from "../lang/parse-result.js";
+import type { Parsed } from "../scan/parse-result.js";
 import type { Family, LanguageSupport } from "../types.js";
 import { type KnownEdit, OpenTrees } from "./open-trees.js";
 import { outlineFromMatches, type SyntaxRules } from "./outline.js";

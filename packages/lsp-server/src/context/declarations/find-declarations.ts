@@ -1,15 +1,3 @@
-import type { Reached, ReferenceMemo } from "./block/declaration-memo.js";
-import { Exports } from "./resolve/exports.js";
-import { ModuleReader, type Target } from "./resolve/module-reader.js";
-import {
-  declarationsNamed,
-  enclosingType,
-  innermostAt,
-  nestingAt,
-  shows,
-  typeLike,
-} from "./resolve/outline-lookup.js";
-import type { NestedType } from "./scan/nesting.js";
 import type {
   Declaration,
   FoundDeclaration,
@@ -19,10 +7,22 @@ import type {
   LanguageSupport,
   ModuleHost,
   ModuleImport,
+  NestedType,
   ParsedModule,
   Reference,
   ResolveEnv,
-} from "./types.js";
+} from "../types.js";
+import { Exports } from "./exports.js";
+import { ModuleReader, type Target } from "./module-reader.js";
+import {
+  declarationsNamed,
+  enclosingType,
+  innermostAt,
+  nestingAt,
+  shows,
+  typeLike,
+} from "./outline-lookup.js";
+import type { Reached, ReferenceMemo } from "./reference-memo.js";
 
 /** Where the cursor is, for the names a language finds by where they are used. */
 export interface CursorScope {
