@@ -72,28 +72,8 @@ export interface RegionEdit {
   text: string;
 }
 
-// @infill/core's next-edit client (branch ne-core-sim): the request and answer as PLAN.md fixes them.
-
-/** A next-edit request: a raw prompt (zeta, sweep) or chat messages (instinct, deepseek); exactly one of the two. */
-export interface EditRequest {
-  model?: string;
-  prompt?: string;
-  messages?: { role: "system" | "user" | "assistant"; content: string }[];
-  /** Chat: the answer's forced start. */
-  prefix?: string;
-  max_tokens?: number;
-  temperature?: number;
-  stop?: string[];
-}
-
-/** A next-edit answer: the continuation only, never the prefix. */
-export interface EditCompletion {
-  text: string;
-  finish_reason: string | null;
-  usage: import("@infill/core").Usage | undefined;
-  model: string | undefined;
-  raw: unknown;
-}
+// @infill/core's next-edit client: the request and answer (the upstream layer's contract).
+export type { EditCompletion, EditRequest } from "../upstream/upstream.js";
 
 // The answer's rules (branch ne-formats, `answer/`): the smallest edits, and when a rewrite is no suggestion.
 

@@ -4,9 +4,9 @@ import { type AppliedChange, advance } from "../documents/position-map.js";
 import type { Logger } from "../log/logger.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
-import type { UpstreamEnd } from "../upstream/upstream.js";
+import type { EditUpstream, UpstreamEnd } from "../upstream/upstream.js";
 import { followAnswer, type NextEdit, nearestFirst, type RememberedAnswer } from "./answer-memory.js";
-import type { EditCompletion, EditEvent, EditRequest } from "./contracts.js";
+import type { EditCompletion, EditEvent } from "./contracts.js";
 import { type AnswerRules, documentEdits, editRequest, readAnswer } from "./exchange.js";
 import { type Clock, Pauses, SYSTEM_CLOCK } from "./pause.js";
 import { excerptAt } from "./region-excerpt.js";
@@ -19,11 +19,6 @@ export interface NextEditSettings {
   /** Learn the wait from the document's edit cadence (completion's `adaptiveDebounce`). */
   adaptive: boolean;
   maxRegionLines: number;
-}
-
-/** What sends next-edit requests (`EditClient` fits). */
-export interface EditUpstream {
-  complete(request: EditRequest, options: { signal: AbortSignal }): Promise<EditCompletion>;
 }
 
 /** Where requests go for the current settings and how answers are read; undefined when they cannot go (told). */

@@ -14,6 +14,34 @@ export interface Upstream {
   warm?(): void;
 }
 
+/**
+ * A next-edit request as `@infill/core`'s `EditClient` takes it (PLAN.md's `EditRequest`: a raw prompt, or chat
+ * messages with the answer's forced start), until the client lands there.
+ */
+export interface EditRequest {
+  model?: string;
+  prompt?: string;
+  messages?: { role: "system" | "user" | "assistant"; content: string }[];
+  prefix?: string;
+  max_tokens?: number;
+  temperature?: number;
+  stop?: string[];
+}
+
+/** A next-edit answer: the continuation only, never the forced prefix. */
+export interface EditCompletion {
+  text: string;
+  finish_reason: string | null;
+  usage: Usage | undefined;
+  model: string | undefined;
+  raw: unknown;
+}
+
+/** What next edits need from the edit model's client (`EditClient` fits). */
+export interface EditUpstream {
+  complete(request: EditRequest, options: { signal: AbortSignal }): Promise<EditCompletion>;
+}
+
 /** Why an upstream request stopped before its answer: the editor stopped waiting, or newer typing made it useless. */
 export type AbortReason = "cancelled" | "superseded";
 

@@ -1,7 +1,8 @@
 // Stand-ins for the next-edit formats and answer rules (branch ne-formats) in the engine's own tests: a format whose
 // prompt is the region and whose answer is the region rewritten, and a line-by-line diff.
 import type { NextEditFormat, RegionEdit } from "../../src/next-edit/contracts.js";
-import type { EditTarget, EditUpstream } from "../../src/next-edit/next-edit-engine.js";
+import type { EditTarget } from "../../src/next-edit/next-edit-engine.js";
+import type { EditUpstream } from "../../src/upstream/upstream.js";
 
 /** The prompt is the region (JSON), the answer the region rewritten; an answer starting with `BAD` is malformed. */
 export const REGION_FORMAT: NextEditFormat = {
