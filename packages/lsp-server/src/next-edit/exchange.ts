@@ -1,14 +1,9 @@
 import type { Position } from "vscode-languageserver";
+import type { EditRequest } from "../upstream/upstream.js";
+import { whyNoSuggestion } from "./answer/no-suggestion.js";
+import { type RegionEdit, regionEdits } from "./answer/region-edits.js";
 import type { NextEdit } from "./answer-memory.js";
-import type {
-  EditPrompt,
-  EditRequest,
-  NextEditFormat,
-  NextEditInput,
-  NoSuggestionFn,
-  RegionEdit,
-  RegionEditsFn,
-} from "./contracts.js";
+import type { EditPrompt, NextEditFormat, NextEditInput } from "./prompt/excerpt.js";
 
 // One next-edit exchange with the model, both ways: the prompt as a request, and the answer as edits of the
 // document. Pure.
@@ -24,11 +19,10 @@ export function editRequest(prompt: EditPrompt): EditRequest {
   };
 }
 
-/** The rules an answer is read with: the format's parser, and the answer layer's diff and no-suggestion rules. */
+/** How an answer is read: the format's parser, and (for tests) another diff than the answer layer's. */
 export interface AnswerRules {
   readonly format: NextEditFormat;
-  readonly regionEdits: RegionEditsFn;
-  readonly noSuggestion?: NoSuggestionFn;
+  readonly regionEdits?: typeof regionEdits;
 }
 
 /** What an answer comes to. */
@@ -40,35 +34,36 @@ export type Reading =
   | { kind: "malformed"; problem: string };
 
 /**
- * Read the model's answer: the continuation it wrote, after the prompt's forced prefix (put back here), as the
- * region rewritten, then the smallest edits, nearest the cursor first. Never throws: a parser that does is a
- * malformed answer. An edit outside the region (offsets past it, or out of order) makes the answer malformed.
+ * Read the model's answer: the continuation it wrote (`finishReason` `length`: cut short, so no region can be
+ * trusted), after the prompt's forced prefix (put back here), as the region rewritten; then the answer layer's
+ * no-suggestion rules (unchanged, whitespace only, the user's last edit in this file undone, too large) and the
+ * smallest edits, nearest the cursor first. Never throws: a reader that does makes the answer malformed, and so does
+ * an edit outside the region (offsets past it, or overlapping).
  */
 export function readAnswer(
   text: string,
+  finishReason: string | null,
   prompt: EditPrompt,
   input: NextEditInput,
   rules: AnswerRules,
 ): Reading {
   try {
+    if (finishReason === "length") return { kind: "malformed", problem: "truncated" };
     const answer = prompt.shape === "chat" && prompt.prefix !== undefined ? prompt.prefix + text : text;
     const rewritten = rules.format.rewrittenRegion(answer, input);
     if (!rewritten.ok) return { kind: "malformed", problem: rewritten.problem };
-    const region = input.excerpt.region;
-    if (rewritten.region === region) return { kind: "none", reason: "unchanged" };
-    const reason = rules.noSuggestion?.(input, rewritten.region);
+    const { region, path } = input.excerpt;
+    const last = input.events.filter((event) => event.path === path).at(-1);
+    const reason = whyNoSuggestion({ current: region, rewritten: rewritten.region, lastEdit: last });
     if (reason !== undefined) return { kind: "none", reason };
-    const edits = rules.regionEdits(region, rewritten.region, input.excerpt.cursorOffset);
-    if (
-      !edits.every(
-        (edit) =>
-          edit.startOffset >= 0 && edit.startOffset <= edit.endOffset && edit.endOffset <= region.length,
-      )
-    )
-      return { kind: "malformed", problem: "outside-region" };
+    const edits = (rules.regionEdits ?? regionEdits)(region, rewritten.region, input.excerpt.cursorOffset);
+    const inside = edits.every(
+      (edit) =>
+        edit.startOffset >= 0 && edit.startOffset <= edit.endOffset && edit.endOffset <= region.length,
+    );
     const ordered = [...edits].sort((a, b) => a.startOffset - b.startOffset);
-    if (ordered.some((edit, i) => i > 0 && edit.startOffset < ordered[i - 1]!.endOffset))
-      return { kind: "malformed", problem: "overlapping-edits" };
+    if (!inside || ordered.some((edit, i) => i > 0 && edit.startOffset < ordered[i - 1]!.endOffset))
+      return { kind: "malformed", problem: "outside-region" };
     return edits.length === 0 ? { kind: "none", reason: "unchanged" } : { kind: "edits", edits };
   } catch {
     return { kind: "malformed", problem: "unreadable" };

@@ -4,11 +4,11 @@ import { type AppliedChange, advance } from "../documents/position-map.js";
 import type { Logger } from "../log/logger.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
-import type { EditUpstream, UpstreamEnd } from "../upstream/upstream.js";
+import type { EditCompletion, EditUpstream, UpstreamEnd } from "../upstream/upstream.js";
 import { followAnswer, type NextEdit, nearestFirst, type RememberedAnswer } from "./answer-memory.js";
-import type { EditCompletion, EditEvent } from "./contracts.js";
 import { type AnswerRules, documentEdits, editRequest, readAnswer } from "./exchange.js";
 import { type Clock, Pauses, SYSTEM_CLOCK } from "./pause.js";
+import type { EditEvent } from "./prompt/excerpt.js";
 import { excerptAt } from "./region-excerpt.js";
 
 /** The settings the engine reads, at each event. */
@@ -237,7 +237,7 @@ export class NextEditEngine {
     counted?.(
       completion.usage ? { outcome: "completed", usage: completion.usage, ms } : { outcome: "completed", ms },
     );
-    const reading = readAnswer(completion.text, prompt, input, target);
+    const reading = readAnswer(completion.text, completion.finish_reason, prompt, input, target);
     if (reading.kind === "malformed") {
       options.hooks?.malformed?.(reading.problem);
       return log.debug(`next edit: malformed answer (${reading.problem})`);

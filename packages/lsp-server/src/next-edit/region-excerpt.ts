@@ -1,7 +1,7 @@
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../documents/documents.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
-import type { Excerpt } from "./contracts.js";
+import type { Excerpt } from "./prompt/excerpt.js";
 import { chooseRegion, type LineSpan } from "./region.js";
 import { indentShape } from "./region-indent.js";
 import { syntaxShape } from "./region-syntax.js";

@@ -7,9 +7,9 @@ import {
   nearestFirst,
   type RememberedAnswer,
 } from "../../src/next-edit/answer-memory.js";
-import type { NextEditInput } from "../../src/next-edit/contracts.js";
 import { documentEdits, editRequest, readAnswer } from "../../src/next-edit/exchange.js";
-import { lineEdits, REGION_FORMAT } from "../support/next-edit-doubles.js";
+import type { NextEditInput } from "../../src/next-edit/prompt/excerpt.js";
+import { REGION_FORMAT } from "../support/next-edit-doubles.js";
 
 const r = (sl: number, sc: number, el: number, ec: number) => ({
   start: { line: sl, character: sc },
@@ -92,7 +92,7 @@ describe("the exchange", () => {
     events: [],
     related: [],
   });
-  const rules = { format: REGION_FORMAT, regionEdits: lineEdits };
+  const rules = { format: REGION_FORMAT };
   const raw = { shape: "raw" as const, prompt: "p", stop: ["<end>"], maxTokens: 64 };
 
   it("asks raw prompts and chat messages as the client takes them, at temperature 0", () => {
@@ -119,17 +119,17 @@ describe("the exchange", () => {
     ["a malformed answer", "a\n", "BAD", { kind: "malformed", problem: "no-region" }],
   ];
   it.each(readings)("reads %s", (_name, region, answer, reading) => {
-    expect(readAnswer(answer, raw, input(region), rules)).toEqual(reading);
+    expect(readAnswer(answer, "stop", raw, input(region), rules)).toEqual(reading);
   });
 
   it("puts a chat prompt's forced prefix back before reading", () => {
     const chat = { shape: "chat" as const, messages: [], prefix: "a\n", stop: [], maxTokens: 9 };
-    expect(readAnswer("c\n", chat, input("a\nb\n"), rules)).toMatchObject({ kind: "edits" });
+    expect(readAnswer("c\n", "stop", chat, input("a\nb\n"), rules)).toMatchObject({ kind: "edits" });
   });
 
-  it("never lets an edit outside the region or a throwing rule through", () => {
+  it("never lets an edit outside the region, a throwing rule or a cut answer through", () => {
     const outside = { ...rules, regionEdits: () => [{ startOffset: 0, endOffset: 99, text: "x" }] };
-    expect(readAnswer("a\nc\n", raw, input("a\nb\n"), outside)).toEqual({
+    expect(readAnswer("a\nc\n", "stop", raw, input("a\nb\n"), outside)).toEqual({
       kind: "malformed",
       problem: "outside-region",
     });
@@ -139,15 +139,42 @@ describe("the exchange", () => {
         throw new Error("bug");
       },
     };
-    expect(readAnswer("a\nc\n", raw, input("a\nb\n"), throwing)).toEqual({
+    expect(readAnswer("a\nc\n", "stop", raw, input("a\nb\n"), throwing)).toEqual({
       kind: "malformed",
       problem: "unreadable",
     });
-    const undoing = { ...rules, noSuggestion: () => "undoes-last-edit" };
-    expect(readAnswer("a\nc\n", raw, input("a\nb\n"), undoing)).toEqual({
+    expect(readAnswer("a\nc\n", "length", raw, input("a\nb\n"), rules)).toEqual({
+      kind: "malformed",
+      problem: "truncated",
+    });
+  });
+
+  it("gives no suggestion for an answer that undoes the user's last edit in this file", () => {
+    const undone = {
+      ...input("let sum = 0;\n"),
+      events: [
+        {
+          path: "a.ts",
+          oldStartLine: 4,
+          newStartLine: 4,
+          before: "let total = 0;\n",
+          after: "let sum = 0;\n",
+        },
+      ],
+    };
+    expect(readAnswer("let total = 0;\n", "stop", raw, undone, rules)).toEqual({
       kind: "none",
       reason: "undoes-last-edit",
     });
+    expect(
+      readAnswer(
+        "let total = 0;\n",
+        "stop",
+        raw,
+        { ...undone, events: [{ ...undone.events[0]!, path: "b.ts" }] },
+        rules,
+      ),
+    ).toMatchObject({ kind: "edits" });
   });
 
   it("places region offsets in the document", () => {

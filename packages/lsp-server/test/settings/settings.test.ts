@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { NEXT_EDIT_FORMAT_NAMES } from "../../src/next-edit/prompt/formats.js";
 import { defaultSettings, isEnabledFor, mergeSettings } from "../../src/settings/settings.js";
-import { FIELDS, parseLayer } from "../../src/settings/settings-schema.js";
+import { FIELDS, NEXT_EDIT_FORMATS, parseLayer } from "../../src/settings/settings-schema.js";
 
 describe("parseLayer", () => {
   it("keeps the valid keys and names each refused one", () => {
@@ -122,6 +123,10 @@ describe("settings", () => {
       persist: true,
       retentionChecks: [0.2, 0.5],
     });
+  });
+
+  it("offers nextEdit.format exactly the formats next-edit has", () => {
+    expect([...NEXT_EDIT_FORMATS]).toEqual(NEXT_EDIT_FORMAT_NAMES);
   });
 
   it("merges nextEdit key by key, off by default", () => {

@@ -1,4 +1,4 @@
-import type { EditEvent } from "../contracts.js";
+import type { EditEvent } from "../prompt/excerpt.js";
 import type { EditGroup } from "./edit-groups.js";
 import { renameOf } from "./rename.js";
 

@@ -1,6 +1,6 @@
 import type { AppliedChange } from "../../documents/position-map.js";
 import type { TextBuffer } from "../../documents/text-buffer.js";
-import type { EditEvent } from "../contracts.js";
+import type { EditEvent } from "../prompt/excerpt.js";
 import { EVENT_BUDGET, type EventBudget, eventsOf } from "./edit-events.js";
 import { type EditGroup, recordChange } from "./edit-groups.js";
 import { notificationChange } from "./line-change.js";
