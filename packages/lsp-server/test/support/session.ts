@@ -206,6 +206,11 @@ export class Session {
     return position;
   }
 
+  /** The version of `uri` the editor last sent. */
+  version(uri: string): number {
+    return this.#versions.get(uri) ?? 0;
+  }
+
   /** Insert `text` at `position` (an incremental change) and return the position after it. */
   async type(uri: string, position: Position, text: string): Promise<Position> {
     const version = (this.#versions.get(uri) ?? 0) + 1;
