@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { SimOptions } from "@infill/sim";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CodeAction, Position, Range } from "vscode-languageserver-protocol";
-import { type Session, sessions } from "../support/session.js";
+import { CancellationTokenSource, type Session, sessions } from "../support/session.js";
 
 const start = sessions();
 
@@ -96,4 +101,173 @@ describe("next edits over LSP", () => {
   });
 });
 
-export type { CodeAction };
+const root = mkdtempSync(join(tmpdir(), "infill-next-edit-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A session with next edits on (from the session's sim, as DeepSeek) in a workspace folder, and a file's URI. */
+async function workspace(file: string, nextEdit: object = {}, sim: SimOptions = {}) {
+  const s = await start({
+    sim,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
+    // A pause longer than the gap between the test's keystrokes, which it sends back to back: one pause per rename.
+    initializationOptions: { debounceMs: 0, nextEdit: { enabled: true, debounceMs: 500, ...nextEdit } },
+  });
+  return { s, uri: pathToFileURL(join(root, file)).href };
+}
+
+/** The next-edit requests the sim received (DeepSeek's Chat Prefix Completion). */
+const editRequests = (s: Session) =>
+  s.sim.requests.filter((r) => (r as { path?: string }).path === "/beta/chat/completions");
+
+const AVERAGE = `export function average(values: number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total / values.length;
+}
+`;
+
+const range = (sl: number, sc: number, el: number, ec: number): Range => ({
+  start: { line: sl, character: sc },
+  end: { line: el, character: ec },
+});
+
+/** The rename typed at the declaration, as a user does: the old name deleted, the new one a key at a time. */
+async function renameAtDeclaration(s: Session, uri: string): Promise<Position> {
+  await s.replace(uri, range(1, 6, 1, 11), "");
+  let at: Position = { line: 1, character: 6 };
+  for (const key of "sum") at = await s.type(uri, at, key);
+  return at;
+}
+
+describe("next edits end to end, against the sim's edit model", () => {
+  it("carries a rename to the other uses: Tab applies the first edit, and the rest comes from memory", async () => {
+    const { s, uri } = await workspace("average.ts");
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    const nes = new CopilotLsp(s);
+    const first = await nes.requestNes(uri, at);
+    expect(first.map((e) => [e.range, e.text])).toEqual([
+      [range(2, 30, 2, 35), "sum"],
+      [range(3, 9, 3, 14), "sum"],
+    ]);
+    expect(first[0]!.textDocument).toEqual({ uri, version: s.version(uri) });
+    expect(first[0]!.command).toEqual({
+      title: "Accept next edit",
+      command: "infill.nextEditAccepted",
+      arguments: [expect.any(String)],
+    });
+    expect(editRequests(s)).toHaveLength(1);
+    // Tab: the first edit applied; copilot-lsp asks again at the new version, from the end of the edit.
+    await nes.applyPendingNes();
+    const rest = await nes.requestNes(uri, { line: 2, character: 33 });
+    expect(rest.map((e) => [e.range, e.text])).toEqual([[range(3, 9, 3, 14), "sum"]]);
+    await nes.applyPendingNes();
+    expect(s.text(uri)).toBe(AVERAGE.replaceAll("total", "sum"));
+    // No upstream request for the rest, and the edits were shown and taken.
+    expect(editRequests(s)).toHaveLength(1);
+    const status = (await s.client.sendRequest("workspace/executeCommand", {
+      command: "infill.status",
+      arguments: [{ message: false }],
+    })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
+    expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
+  });
+
+  it("asks the embedded sim with provider sim: no key, no network", async () => {
+    const s = await start({
+      env: { DEEPSEEK_API_KEY: "" },
+      workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
+      initializationOptions: { provider: "sim", debounceMs: 0, nextEdit: { enabled: true, debounceMs: 500 } },
+    });
+    const uri = pathToFileURL(join(root, "embedded.ts")).href;
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    expect((await new CopilotLsp(s).requestNes(uri, at)).map((e) => e.text)).toEqual(["sum", "sum"]);
+    expect(s.sim.requests).toHaveLength(0);
+  });
+
+  it("answers moving the cursor back and forth from memory, and a version that is not the document's with nothing", async () => {
+    const { s, uri } = await workspace("moves.ts");
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    const nes = new CopilotLsp(s);
+    expect(await nes.requestNes(uri, at)).toHaveLength(2);
+    const near3 = await nes.requestNes(uri, { line: 3, character: 0 });
+    expect(near3[0]!.range.start.line).toBe(3);
+    expect(await nes.requestNes(uri, at)).toHaveLength(2);
+    expect(editRequests(s)).toHaveLength(1);
+    const stale = (await s.client.sendRequest("textDocument/copilotInlineEdit", {
+      textDocument: { uri, version: s.version(uri) - 1 },
+      position: at,
+    })) as { edits: unknown[] };
+    expect(stale).toEqual({ edits: [] });
+  });
+
+  it("aborts upstream a request made stale by typing, and answers `$/cancelRequest` at once", async () => {
+    // The sim answers after a minute: the request is in flight for as long as the test needs.
+    const { s, uri } = await workspace("stale.ts", {}, { latencyMs: 60_000 });
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    const cancel = new CancellationTokenSource();
+    const asked = s.client.sendRequest(
+      "textDocument/copilotInlineEdit",
+      { textDocument: { uri, version: s.version(uri) }, position: at },
+      cancel.token,
+    );
+    await s.until(() => editRequests(s).length === 1, "the request upstream");
+    cancel.cancel();
+    expect(await asked).toEqual({ edits: [] });
+    expect(editRequests(s)[0]!.aborted).toBe(false);
+    // A key typed: that request's answer would be for a text that is gone.
+    await s.type(uri, at, ";");
+    await s.until(() => editRequests(s)[0]!.aborted, "the stale request aborted");
+  });
+
+  it("works as sidekick.nvim uses it: every edit applied at once, each command run", async () => {
+    const { s, uri } = await workspace("sidekick.ts");
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    // sidekick.nvim's update(): make_position_params with the client's encoding, the version, triggerKind 2.
+    const result = (await s.client.sendRequest("textDocument/copilotInlineEdit", {
+      textDocument: { uri, version: s.version(uri) },
+      position: at,
+      context: { triggerKind: 2 },
+    })) as { edits: InlineEdit[] };
+    // apply(): vim.lsp.util.apply_text_edits of them all (last first), then client:exec_cmd(edit.command) each.
+    for (const edit of [...result.edits].sort((a, b) => b.range.start.line - a.range.start.line))
+      await s.replace(uri, edit.range, edit.text);
+    for (const edit of result.edits)
+      await s.client.sendRequest("workspace/executeCommand", {
+        command: edit.command.command,
+        arguments: edit.command.arguments,
+      });
+    expect(s.text(uri)).toBe(AVERAGE.replaceAll("total", "sum"));
+    const status = (await s.client.sendRequest("workspace/executeCommand", {
+      command: "infill.status",
+      arguments: [{ message: false }],
+    })) as { nextEdits: { accepted: number } };
+    expect(status.nextEdits.accepted).toBe(2);
+  });
+
+  it("offers the edits as code actions on the lines they touch: from memory when automatic, asked when invoked", async () => {
+    const { s, uri } = await workspace("actions.ts");
+    await s.open(uri, AVERAGE);
+    await renameAtDeclaration(s, uri);
+    const actions = (triggerKind: 1 | 2, line: number) =>
+      s.client.sendRequest("textDocument/codeAction", {
+        textDocument: { uri },
+        range: range(line, 0, line, 0),
+        context: { diagnostics: [], triggerKind },
+      }) as Promise<CodeAction[]>;
+    const invoked = await actions(1, 3);
+    expect(invoked).toHaveLength(1);
+    expect(invoked[0]).toMatchObject({
+      title: 'Next edit: replace "total" with "sum"',
+      kind: "refactor.rewrite",
+      edit: { changes: { [uri]: [{ range: range(3, 9, 3, 14), newText: "sum" }] } },
+      command: { command: "infill.nextEditAccepted" },
+    });
+    expect((await actions(2, 2)).map((a) => a.title)).toEqual(['Next edit: replace "total" with "sum"']);
+    expect(await actions(2, 0)).toEqual([]);
+    expect(editRequests(s)).toHaveLength(1);
+  });
+});
