@@ -60,11 +60,12 @@ export function recordChange(
   const latest = groups.at(-1);
   const open = latest?.open && latest.uri === uri ? latest : undefined;
   const joined = open && joins(open, s, e, time) ? open : undefined;
-  for (const group of groups) {
-    if (group === joined) continue;
-    group.open = false;
-    // Below the change (and not overlapping it): its lines moved.
-    if (delta !== 0 && group.uri === uri && group.newStart >= e) group.newStart += delta;
+  // Only the latest group can be open; the others of the document move when lines were added or removed above them.
+  if (latest && latest !== joined) latest.open = false;
+  if (delta !== 0) {
+    for (const group of groups) {
+      if (group !== joined && group.uri === uri && group.newStart >= e) group.newStart += delta;
+    }
   }
   if (joined) {
     extend(joined, change, text, time);
@@ -104,6 +105,14 @@ function extend(group: EditGroup, change: LineChange, text: LinesAfter, time: nu
   const delta = change.newLines.length - change.oldLines.length;
   const gs = group.newStart;
   const ge = gs + group.after.length;
+  group.lastTime = time;
+  if (s >= gs && e <= ge) {
+    // Inside the group (most keystrokes): its lines before stay, its lines now take the change; the lines around
+    // it only move when lines were added or removed.
+    group.after.splice(s - gs, e - s, ...change.newLines);
+    if (delta !== 0) withContext(group, text);
+    return;
+  }
   const lo = Math.min(s, gs);
   const hi = Math.max(e, ge);
   // A line's text just before this change: above it, and below it, the text after it has it (moved by `delta`).
@@ -123,7 +132,6 @@ function extend(group: EditGroup, change: LineChange, text: LinesAfter, time: nu
   group.after = current;
   group.oldStart -= gs - lo;
   group.newStart = lo;
-  group.lastTime = time;
   withContext(group, text);
 }
 

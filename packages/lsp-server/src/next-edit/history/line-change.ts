@@ -22,7 +22,7 @@ const LINE_BREAK = /\r\n|\r|\n/;
  */
 export function lineChange(change: AppliedChange, lineAt: (line: number) => string): LineChange {
   const { start } = change.range;
-  const inserted = change.text.split(LINE_BREAK);
+  const inserted = splitLines(change.text);
   const first = lineAt(start.line);
   const lastLine = start.line + inserted.length - 1;
   const last = lastLine === start.line ? first : lineAt(lastLine);
@@ -34,7 +34,12 @@ export function lineChange(change: AppliedChange, lineAt: (line: number) => stri
   for (let line = start.line; line <= lastLine; line++) {
     newLines.push(line === start.line ? first : line === lastLine ? last : lineAt(line));
   }
-  return trimEqualLines(start.line, before.split(LINE_BREAK), newLines);
+  return trimEqualLines(start.line, splitLines(before), newLines);
+}
+
+/** A text's lines (a keystroke's text has one: no regular expression for it). */
+function splitLines(text: string): string[] {
+  return text.includes("\n") || text.includes("\r") ? text.split(LINE_BREAK) : [text];
 }
 
 /** A change without the lines both sides share at either end (a side may be left with none: a pure insertion). */
