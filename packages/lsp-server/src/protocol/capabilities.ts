@@ -23,8 +23,8 @@ export function initializeResult(encoding: PositionEncoding, version: string): I
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       completionProvider: { resolveProvider: false },
       inlineCompletionProvider: true,
-      // Next edits for editors that render no inline edits (Helix, Eglot); `textDocument/copilotInlineEdit` is
-      // answered to any client that asks (copilot-language-server advertises nothing for it either).
+      // Next edits for editors that render no inline edits (Helix, Eglot); `textDocument/copilotInlineEdit`, a
+      // method of copilot-language-server's outside LSP, is answered to any client that asks.
       codeActionProvider: { codeActionKinds: [NEXT_EDIT_ACTION_KIND] },
       executeCommandProvider: {
         commands: [ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND, NEXT_EDIT_ACCEPTED_COMMAND],

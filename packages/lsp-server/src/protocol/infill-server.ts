@@ -238,6 +238,7 @@ export class InfillServer {
     const { uri } = params.textDocument;
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     this.#engine.forget(uri);
+    this.#nextEdits.forget(uri);
     const reload = this.#documents.didOpen(params);
     // What was taken there is followed into the new text.
     if (reload) this.#usage.changed(uri, [reload]);
@@ -268,7 +269,7 @@ export class InfillServer {
     if (this.#malformed("textDocument/didClose", "document", params)) return;
     const { uri } = params.textDocument;
     this.#engine.forget(uri);
-    this.#nextEdits.didClose(uri);
+    this.#nextEdits.forget(uri);
     this.#usage.closing(uri);
     this.#context.loaded?.didClose(uri, this.#documents.get(uri));
     this.#documents.didClose(uri);

@@ -132,8 +132,8 @@ export class NextEdits {
     this.#engine.didChange(uri, version, changes);
   }
 
-  /** `uri` is closing: its request is aborted and its answer dropped (the history keeps its edits). */
-  didClose(uri: string): void {
+  /** `uri` is closing or opened again: its request is aborted and its answer dropped (the history keeps its edits). */
+  forget(uri: string): void {
     this.#engine.forget(uri);
   }
 
