@@ -15,8 +15,7 @@ import type { Documents } from "../documents/documents.js";
 import type { AppliedChange } from "../documents/position-map.js";
 import type { Logger } from "../log/logger.js";
 import { EditHistory } from "../next-edit/history/edit-history.js";
-import { NextEditEngine } from "../next-edit/next-edit-engine.js";
-import { NEXT_EDIT_FORMATS } from "../next-edit/prompt/formats.js";
+import type { NextEditEngine } from "../next-edit/next-edit-engine.js";
 import { isEnabledFor, type Settings } from "../settings/settings.js";
 import { NextEditStats } from "../stats/next-edit-stats.js";
 import type { NextEditFigures } from "../stats/status-schema.js";
@@ -59,17 +58,18 @@ export class NextEdits {
   readonly #history: EditHistory;
   readonly #session: EditSession;
   readonly #stats: NextEditStats;
-  readonly #engine: NextEditEngine;
+  /** The engine, formats and regions: loaded once next edits are on (they are off by default). */
+  #engine: NextEditEngine | undefined;
+  #loading: Promise<NextEditEngine> | undefined;
 
   constructor(private readonly options: NextEditsOptions) {
-    const { documents, workspace, context, settings, log } = options;
-    const policy = () => context.load();
+    const { workspace, settings } = options;
     this.#history = new EditHistory({
-      mayUse: async (uri) => (await policy()).mayUse(uri),
       pathOf: (uri) => {
         const path = uriToPath(uri);
         return path === undefined ? undefined : workspace.relative(path);
       },
+      mayUse: async (uri) => (await options.context.load()).mayUse(uri),
     });
     this.#session = new EditSession({
       settings,
@@ -81,47 +81,7 @@ export class NextEdits {
       model: this.#session.subject().model ?? "deepseek-v4-flash",
       prices: options.prices(),
     }));
-    const stats = this.#stats;
-    this.#engine = new NextEditEngine({
-      documents,
-      events: () => this.#history.events(),
-      settings: () => {
-        const current = settings();
-        return {
-          enabled: current.nextEdit.enabled && current.enable,
-          debounceMs: current.nextEdit.debounceMs,
-          adaptive: current.adaptiveDebounce,
-          maxRegionLines: current.nextEdit.maxRegionLines,
-        };
-      },
-      target: () => {
-        const target = this.#session.target();
-        return target && { upstream: target.upstream, format: NEXT_EDIT_FORMATS[target.config.format] };
-      },
-      health: this.#session.health,
-      onFailure: options.tell,
-      excluded: async (uri) => {
-        const doc = documents.get(uri);
-        if (!doc || !isEnabledFor(settings(), doc.languageId)) return true;
-        return (await policy()).excludes(uri);
-      },
-      pathOf: (uri) => {
-        const path = uriToPath(uri);
-        return (path && (workspace.relative(path) ?? basename(path))) || uri;
-      },
-      completionBusy: options.completionBusy,
-      hooks: {
-        upstream: () => stats.upstream(),
-        malformed: (problem) => stats.malformed(problem),
-        applied: (edits) => {
-          for (const edit of edits) stats.event(edit.id, "accepted");
-        },
-        dropped: (edits) => {
-          for (const edit of edits) stats.event(edit.id, "dropped");
-        },
-      },
-      log,
-    });
+    void options.ready().then(() => this.#loadIfOn());
   }
 
   /** A `didChange` was applied to `uri`, making `version`: the history and the engine follow it. */
@@ -129,18 +89,20 @@ export class NextEdits {
     const doc = this.options.documents.get(uri);
     if (!doc) return;
     this.#history.record(uri, changes, doc.buffer);
-    this.#engine.didChange(uri, version, changes);
+    if (this.#engine) this.#engine.didChange(uri, version, changes);
+    else this.#loadIfOn();
   }
 
   /** `uri` is closing or opened again: its request is aborted and its answer dropped (the history keeps its edits). */
   forget(uri: string): void {
-    this.#engine.forget(uri);
+    this.#engine?.forget(uri);
   }
 
   /** The settings changed: a fresh try upstream, and the file policy asked again. */
   settingsChanged(): void {
     this.#session.settingsChanged();
     this.#history.policyChanged();
+    this.#loadIfOn();
   }
 
   /** The workspace folders or ignore files changed: the file policy is asked again. */
@@ -162,7 +124,8 @@ export class NextEdits {
     const doc = this.options.documents.get(uri);
     const position = doc && this.options.documents.toUtf16(doc, checked.position);
     if (!doc || !position) return { edits: [] };
-    const edits = await this.#engine.editsAt(uri, version, position, token);
+    if (!this.options.settings().nextEdit.enabled) return { edits: [] };
+    const edits = await (await this.#load()).editsAt(uri, version, position, token);
     const now = this.options.documents.get(uri);
     if (!now || edits.length === 0) return { edits: [] };
     this.#stats.event(edits[0]!.id, "shown");
@@ -200,7 +163,7 @@ export class NextEdits {
     if (!doc || !start || !this.options.settings().nextEdit.enabled) return [];
     const only = params.context?.only;
     if (only && !only.some((kind) => "refactor.rewrite".startsWith(kind))) return [];
-    let edits = this.#engine.remembered(uri);
+    let edits = this.#engine?.remembered(uri) ?? [];
     if (edits.length === 0 && params.context?.triggerKind === CodeActionTriggerKind.Invoked) {
       edits = await this.#invoked(uri, start, token);
     }
@@ -219,8 +182,73 @@ export class NextEdits {
 
   /** Stop everything and close the edit model's client. */
   async shutdown(): Promise<void> {
-    this.#engine.dispose();
+    this.#engine?.dispose();
     await this.#session.close();
+  }
+
+  /** Load the engine when next edits are on (the first request also waits for it). */
+  #loadIfOn(): void {
+    if (!this.#loading && this.options.settings().nextEdit.enabled) void this.#load();
+  }
+
+  #load(): Promise<NextEditEngine> {
+    this.#loading ??= Promise.all([
+      import("../next-edit/next-edit-engine.js"),
+      import("../next-edit/prompt/formats.js"),
+    ]).then(([engine, formats]) => {
+      this.#engine = this.#create(engine.NextEditEngine, formats.NEXT_EDIT_FORMATS);
+      return this.#engine;
+    });
+    return this.#loading;
+  }
+
+  /** The engine, with the history, the edit model's session, the file policy and the counts. */
+  #create(
+    NextEditEngine: typeof import("../next-edit/next-edit-engine.js").NextEditEngine,
+    NEXT_EDIT_FORMATS: typeof import("../next-edit/prompt/formats.js").NEXT_EDIT_FORMATS,
+  ): NextEditEngine {
+    const { documents, workspace, context, settings, log } = this.options;
+    const stats = this.#stats;
+    return new NextEditEngine({
+      documents,
+      events: () => this.#history.events(),
+      settings: () => {
+        const current = settings();
+        return {
+          enabled: current.nextEdit.enabled && current.enable,
+          debounceMs: current.nextEdit.debounceMs,
+          adaptive: current.adaptiveDebounce,
+          maxRegionLines: current.nextEdit.maxRegionLines,
+        };
+      },
+      target: () => {
+        const target = this.#session.target();
+        return target && { upstream: target.upstream, format: NEXT_EDIT_FORMATS[target.config.format] };
+      },
+      health: this.#session.health,
+      onFailure: this.options.tell,
+      excluded: async (uri) => {
+        const doc = documents.get(uri);
+        if (!doc || !isEnabledFor(settings(), doc.languageId)) return true;
+        return (await context.load()).excludes(uri);
+      },
+      pathOf: (uri) => {
+        const path = uriToPath(uri);
+        return (path && (workspace.relative(path) ?? basename(path))) || uri;
+      },
+      completionBusy: this.options.completionBusy,
+      hooks: {
+        upstream: () => stats.upstream(),
+        malformed: (problem) => stats.malformed(problem),
+        applied: (edits) => {
+          for (const edit of edits) stats.event(edit.id, "accepted");
+        },
+        dropped: (edits) => {
+          for (const edit of edits) stats.event(edit.id, "dropped");
+        },
+      },
+      log,
+    });
   }
 
   /** The edits of an invoked code action: waited for, at most {@link INVOKED_ACTION_WAIT_MS}. */
@@ -229,7 +257,7 @@ export class NextEdits {
     const timer = setTimeout(() => bounded.cancel(), INVOKED_ACTION_WAIT_MS);
     const listener = token?.onCancellationRequested(() => bounded.cancel());
     try {
-      return await this.#engine.editsAt(uri, undefined, position, bounded.token, true);
+      return await (await this.#load()).editsAt(uri, undefined, position, bounded.token, true);
     } finally {
       clearTimeout(timer);
       listener?.dispose();
