@@ -30,10 +30,10 @@ export interface NextEditHooks {
   upstream?(uri: string): (end: UpstreamEnd) => void;
   /** An answer was not what its format says. */
   malformed?(problem: string): void;
-  /** Edits the document now holds, put there by the client (however it got there). */
-  applied?(edits: readonly NextEdit[]): void;
-  /** Edits of an answer dropped by a change that applied none of them (or a closed document). */
-  dropped?(edits: readonly NextEdit[]): void;
+  /** Edits `uri` now holds, put there by the client (however it got there). */
+  applied?(uri: string, edits: readonly NextEdit[]): void;
+  /** Edits of an answer for `uri` dropped by a change that applied none of them (or the document closed). */
+  dropped?(uri: string, edits: readonly NextEdit[]): void;
 }
 
 /** Collaborators of a {@link NextEditEngine}. */
@@ -99,11 +99,11 @@ export class NextEditEngine {
     if (state.answer) {
       const followed = followAnswer(state.answer, version, changes, doc.buffer);
       if (followed.kind === "advanced") {
-        this.options.hooks?.applied?.(followed.applied);
+        this.options.hooks?.applied?.(uri, followed.applied);
         rest = followed.answer.edits.length > 0;
         state.answer = rest ? followed.answer : undefined;
       } else {
-        this.options.hooks?.dropped?.(followed.dropped);
+        this.options.hooks?.dropped?.(uri, followed.dropped);
         state.answer = undefined;
       }
     }
@@ -166,7 +166,7 @@ export class NextEditEngine {
     const state = this.#states.get(uri);
     if (!state) return;
     state.ask?.controller.abort("cancelled");
-    if (state.answer) this.options.hooks?.dropped?.(state.answer.edits);
+    if (state.answer) this.options.hooks?.dropped?.(uri, state.answer.edits);
     this.#states.delete(uri);
   }
 

@@ -180,6 +180,7 @@ export class InfillServer {
       completionBusy: (uri, position) => this.#engine.busyAt(uri, position),
       prices: () => settings().prices,
       ready: () => this.#settings.ready,
+      usage: (languageId, provider, model, delta) => this.#usage.nextEdit(languageId, provider, model, delta),
     });
   }
 

@@ -1,4 +1,6 @@
 import { basename } from "node:path";
+import { PROVIDER_INFO } from "@infill/core/provider-info";
+import type { UsageTotals } from "@infill/core/usage";
 import {
   type CancellationToken,
   CancellationTokenSource,
@@ -46,6 +48,8 @@ export interface NextEditsOptions {
   prices: () => Settings["prices"];
   /** Settles once the settings are read (requests wait for it). */
   ready: () => Promise<unknown>;
+  /** Writes next edits' usage to the usage log (`UsageTracker.nextEdit`). */
+  usage: (languageId: string, provider: string, model: string, delta: UsageTotals) => void;
 }
 
 /**
@@ -77,10 +81,14 @@ export class NextEdits {
       userAgent: options.userAgent,
       tell: options.tell,
     });
-    this.#stats = new NextEditStats(() => ({
-      model: this.#session.subject().model ?? "deepseek-v4-flash",
-      prices: options.prices(),
-    }));
+    const model = () => this.#session.subject().model ?? PROVIDER_INFO.deepseek.defaultModel!;
+    this.#stats = new NextEditStats(
+      () => ({ model: model(), prices: options.prices() }),
+      (delta, uri) => {
+        const languageId = (uri && options.documents.get(uri)?.languageId) ?? "unknown";
+        options.usage(languageId, this.#session.subject().provider, model(), delta);
+      },
+    );
     void options.ready().then(() => this.#loadIfOn());
   }
 
@@ -128,7 +136,7 @@ export class NextEdits {
     const edits = await (await this.#load()).editsAt(uri, version, position, token);
     const now = this.options.documents.get(uri);
     if (!now || edits.length === 0) return { edits: [] };
-    this.#stats.event(edits[0]!.id, "shown");
+    this.#stats.event(edits[0]!.id, "shown", uri);
     return inlineEditList(now, edits, this.options.documents.encoding);
   }
 
@@ -238,13 +246,13 @@ export class NextEdits {
       },
       completionBusy: this.options.completionBusy,
       hooks: {
-        upstream: () => stats.upstream(),
+        upstream: (uri) => stats.upstream(uri),
         malformed: (problem) => stats.malformed(problem),
-        applied: (edits) => {
-          for (const edit of edits) stats.event(edit.id, "accepted");
+        applied: (uri, edits) => {
+          for (const edit of edits) stats.event(edit.id, "accepted", uri);
         },
-        dropped: (edits) => {
-          for (const edit of edits) stats.event(edit.id, "dropped");
+        dropped: (uri, edits) => {
+          for (const edit of edits) stats.event(edit.id, "dropped", uri);
         },
       },
       log,

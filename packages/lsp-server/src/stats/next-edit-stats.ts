@@ -1,5 +1,5 @@
 import { classify } from "@infill/core/failure";
-import { addTotals, emptyTotals, type ModelPrice, priceOf } from "@infill/core/usage";
+import { addTotals, emptyTotals, type ModelPrice, priceOf, type UsageTotals } from "@infill/core/usage";
 import type { UpstreamEnd } from "../upstream/upstream.js";
 import { type NextEditEvent, type NextEditFate, nextFate } from "./next-edit-outcomes.js";
 import type { NextEditFigures } from "./status-schema.js";
@@ -14,6 +14,9 @@ export interface NextEditStatsSettings {
   prices: Readonly<Record<string, ModelPrice>>;
 }
 
+/** Where each count also goes (the usage log, under kind `next-edit`), with the document it is of when known. */
+export type NextEditLog = (delta: UsageTotals, uri: string | undefined) => void;
+
 /**
  * The counts of next edits, apart from completions' (so that neither's acceptance rate is the other's): their
  * upstream requests, tokens and estimated cost, the edits shown, accepted and dismissed, malformed answers by
@@ -24,16 +27,21 @@ export class NextEditStats {
   #dismissed = 0;
   readonly #malformed: Record<string, number> = {};
   readonly #failures: Record<string, number> = {};
-  readonly #fates = new Map<string, NextEditFate>();
+  readonly #fates = new Map<string, { fate: NextEditFate; uri: string | undefined }>();
 
-  constructor(private readonly settings: () => NextEditStatsSettings) {}
+  constructor(
+    private readonly settings: () => NextEditStatsSettings,
+    private readonly log: NextEditLog = () => {},
+  ) {}
 
-  /** An upstream request starts; the function returned records how it ended. */
-  upstream(): (end: UpstreamEnd) => void {
+  /** An upstream request for `uri` starts; the function returned records how it ended. */
+  upstream(uri?: string): (end: UpstreamEnd) => void {
     const { model, prices } = this.settings();
     const price = priceOf(model, prices);
     return (end) => {
-      addTotals(this.#totals, upstreamDelta(end, price));
+      const delta = upstreamDelta(end, price);
+      addTotals(this.#totals, delta);
+      this.log(delta, uri);
       if (end.outcome === "failed") {
         const kind = classify(end.error)?.kind ?? "other";
         this.#failures[kind] = (this.#failures[kind] ?? 0) + 1;
@@ -46,15 +54,23 @@ export class NextEditStats {
     this.#malformed[problem] = (this.#malformed[problem] ?? 0) + 1;
   }
 
-  /** What happened to the edit `id` (see next-edit-outcomes.ts). */
-  event(id: string, event: NextEditEvent): void {
-    const { fate, delta } = nextFate(this.#fates.get(id), event);
+  /** What happened to the edit `id` (see next-edit-outcomes.ts), of the document `uri` when the caller knows it. */
+  event(id: string, event: NextEditEvent, uri?: string): void {
+    const known = this.#fates.get(id);
+    const { fate, delta } = nextFate(known?.fate, event);
+    const of = uri ?? known?.uri;
     this.#fates.delete(id);
-    if (fate) this.#fates.set(id, fate);
+    if (fate) this.#fates.set(id, { fate, uri: of });
     while (this.#fates.size > REMEMBERED) this.#fates.delete(this.#fates.keys().next().value!);
     this.#totals.shown += delta.shown;
     this.#totals.accepted += delta.accepted;
     this.#dismissed += delta.dismissed;
+    if (delta.shown !== 0 || delta.accepted !== 0) {
+      const logged = emptyTotals();
+      logged.shown = delta.shown;
+      logged.accepted = delta.accepted;
+      this.log(logged, of);
+    }
   }
 
   /** The figures for `infill.status`. */

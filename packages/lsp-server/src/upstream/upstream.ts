@@ -1,4 +1,6 @@
-import type { FimChunk, FimCompletion, FimRequest, Usage } from "@infill/core";
+import type { EditCompletion, EditRequest, FimChunk, FimCompletion, FimRequest, Usage } from "@infill/core";
+
+export type { EditCompletion, EditRequest } from "@infill/core";
 
 // What the completion pipeline needs from a provider, and how one of its requests ended: the contract between the
 // features and the upstream layer, which provides it (upstreams.ts).
@@ -12,29 +14,6 @@ export interface Upstream {
   complete(request: FimRequest, options: { signal: AbortSignal }): Promise<FimCompletion>;
   /** Open the connection now if none is open, as a request is likely soon. Optional; never throws. */
   warm?(): void;
-}
-
-/**
- * A next-edit request as `@infill/core`'s `EditClient` takes it (PLAN.md's `EditRequest`: a raw prompt, or chat
- * messages with the answer's forced start), until the client lands there.
- */
-export interface EditRequest {
-  model?: string;
-  prompt?: string;
-  messages?: { role: "system" | "user" | "assistant"; content: string }[];
-  prefix?: string;
-  max_tokens?: number;
-  temperature?: number;
-  stop?: string[];
-}
-
-/** A next-edit answer: the continuation only, never the forced prefix. */
-export interface EditCompletion {
-  text: string;
-  finish_reason: string | null;
-  usage: Usage | undefined;
-  model: string | undefined;
-  raw: unknown;
 }
 
 /** What next edits need from the edit model's client (`EditClient` fits). */

@@ -109,19 +109,9 @@ export interface ClosableEditUpstream extends EditUpstream {
   close(): Promise<void>;
 }
 
-/** The next-edit client of `@infill/core` (`EditClient`), as this layer uses it. */
-type EditClientClass = new (options: ProviderClientOptions) => EditUpstream;
-
-/** `@infill/core`'s `EditClient`; a build without one has no next edits (said when asked). */
-async function loadEditClient(): Promise<EditClientClass> {
-  const core = (await loadCore()) as unknown as { EditClient?: EditClientClass };
-  if (!core.EditClient) throw new Error("this build of @infill/core has no EditClient");
-  return core.EditClient;
-}
-
 /** The next-edit upstream of a provider, through `EditClient`, created on first use. */
 export function providerEditUpstream(options: ProviderClientOptions): ClosableEditUpstream {
-  const client = onDemand(async () => new (await loadEditClient())(options));
+  const client = onDemand(async () => new (await loadCore()).EditClient(options));
   return {
     complete: async (request, options) => (await client.ready()).complete(request, options),
     close: async () => {},
@@ -132,7 +122,7 @@ export function providerEditUpstream(options: ProviderClientOptions): ClosableEd
 export function simEditUpstream(timeoutMs: number): ClosableEditUpstream {
   let sim: { close(): Promise<void> } | undefined;
   const client = onDemand(async () => {
-    const [{ startSim }, EditClient] = await Promise.all([import("@infill/sim"), loadEditClient()]);
+    const [{ startSim }, { EditClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
     const started = await startSim({ keepRequests: 0 });
     sim = started;
     // No key: the sim needs none, and the real one must not be sent to it.

@@ -49,8 +49,8 @@ function setup(options: { busy?: boolean; excluded?: boolean; text?: string } = 
     completionBusy: () => options.busy ?? false,
     hooks: {
       upstream: () => (end) => seen.ends.push(end.outcome),
-      applied: (edits) => seen.applied.push(...edits.map((e) => e.text)),
-      dropped: (edits) => seen.dropped.push(...edits.map((e) => e.text)),
+      applied: (_uri, edits) => seen.applied.push(...edits.map((e) => e.text)),
+      dropped: (_uri, edits) => seen.dropped.push(...edits.map((e) => e.text)),
       malformed: (problem) => seen.malformed.push(problem),
     },
     clock,
