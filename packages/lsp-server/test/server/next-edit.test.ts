@@ -105,8 +105,9 @@ const root = mkdtempSync(join(tmpdir(), "infill-next-edit-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A session with next edits on (from the session's sim, as DeepSeek) in a workspace folder, and a file's URI. */
-async function workspace(file: string, nextEdit: object = {}, sim: SimOptions = {}) {
+async function workspace(file: string, nextEdit: object = {}, sim: SimOptions = {}, built = false) {
   const s = await start({
+    built,
     sim,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
     // A pause longer than the gap between the test's keystrokes, which it sends back to back: one pause per rename.
@@ -170,6 +171,14 @@ describe("next edits end to end, against the sim's edit model", () => {
       arguments: [{ message: false }],
     })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
     expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
+  });
+
+  it("works through the built server (the engine loads as a chunk once next edits are on)", async () => {
+    const { s, uri } = await workspace("built.ts", {}, {}, true);
+    await s.open(uri, AVERAGE);
+    const at = await renameAtDeclaration(s, uri);
+    expect((await new CopilotLsp(s).requestNes(uri, at)).map((e) => e.text)).toEqual(["sum", "sum"]);
+    expect(editRequests(s)).toHaveLength(1);
   });
 
   it("asks the embedded sim with provider sim: no key, no network", async () => {
