@@ -21,13 +21,13 @@ export function editConfig(settings: Settings): EditConfig | { problem: string }
   if (!provider) {
     return {
       problem:
-        'infill: Codestral has no next-edit model: set "nextEdit.provider" ("deepseek", "sim", "ollama", "llamacpp" or "openai-compatible"); next edits are off until then.',
+        'infill (next edits): Codestral has no next-edit model: set "nextEdit.provider" ("deepseek", "sim", "ollama", "llamacpp" or "openai-compatible"); next edits are off until then.',
     };
   }
   const format = next.format ?? (provider === "deepseek" || provider === "sim" ? "deepseek" : undefined);
   if (!format) {
     return {
-      problem: `infill: "nextEdit.format" is required with the next-edit provider "${provider}": set it to the prompt the edit model was trained on ("zeta", "sweep", "instinct" or "deepseek"); next edits are off until then.`,
+      problem: `infill (next edits): "nextEdit.format" is required with the next-edit provider "${provider}": set it to the prompt the edit model was trained on ("zeta", "sweep", "instinct" or "deepseek"); next edits are off until then.`,
     };
   }
   const same = provider === settings.provider;

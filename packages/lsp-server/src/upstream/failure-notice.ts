@@ -47,7 +47,7 @@ export function missingKeyNotice(subject: FailureSubject): FailureNotice {
     kind: "no-key",
     severity: "warning",
     message:
-      `infill: ${variable} is not set, so there are no ${subject.feature ?? "completions"} from ${subject.label}. Set it in the ` +
+      `${noticePrefix(subject)}: ${variable} is not set, so there are no ${subject.feature ?? "completions"} from ${subject.label}. Set it in the ` +
       `environment that starts the editor (or set the "${subject.settings ?? ""}provider" setting to "sim" to try infill offline).`,
   };
 }
@@ -65,7 +65,7 @@ export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK):
   const notice = (severity: FailureNotice["severity"], text: string): FailureNotice => ({
     kind,
     severity,
-    message: `infill: ${text}`,
+    message: `${noticePrefix(subject)}: ${text}`,
   });
   switch (kind) {
     case "auth":
@@ -117,6 +117,11 @@ export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK):
       );
     }
   }
+}
+
+/** How notices start: `infill`, or `infill (next edits)` for another feature than completions. */
+function noticePrefix(subject: FailureSubject): string {
+  return subject.feature ? `infill (${subject.feature})` : "infill";
 }
 
 /** What to say when the provider cannot fill in the middle with this model. */

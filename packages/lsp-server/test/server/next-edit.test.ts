@@ -280,3 +280,28 @@ describe("next edits end to end, against the sim's edit model", () => {
     expect(editRequests(s)).toHaveLength(1);
   });
 });
+
+describe("next edits' failures", () => {
+  it("are told once, as next edits', naming the key's variable and never showing the key", async () => {
+    const s = await start({
+      sim: { apiKey: "sk-the-sim-wants-another-key" },
+      workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
+      initializationOptions: { debounceMs: 0, nextEdit: { enabled: true, debounceMs: 0 } },
+    });
+    const uri = pathToFileURL(join(root, "rejected.ts")).href;
+    await s.open(uri, AVERAGE);
+    const nes = new CopilotLsp(s);
+    await s.replace(uri, range(1, 6, 1, 11), "sum");
+    expect(await nes.requestNes(uri, { line: 1, character: 9 })).toEqual([]);
+    await s.until(
+      () => shown(s).some((m) => m.startsWith("infill (next edits): DeepSeek rejected the API key")),
+      "the notice",
+    );
+    await s.type(uri, { line: 1, character: 9 }, "s");
+    expect(await nes.requestNes(uri, { line: 1, character: 10 })).toEqual([]);
+    const told = shown(s).filter((m) => m.includes("rejected the API key"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain("DEEPSEEK_API_KEY");
+    expect(JSON.stringify(s.notifications)).not.toContain("sk-test-0123456789abcdef");
+  });
+});

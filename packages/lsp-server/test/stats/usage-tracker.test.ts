@@ -330,7 +330,9 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
     expect(t.status().total.requests).toBe(1);
     t.dispose();
     const { records } = await readUsageLog(join(dir, "usage", "2026-11.jsonl"));
-    expect(records.map((r) => [r.kind, r.provider, r.requests, r.completionTokens, r.shown, r.accepted])).toEqual([
+    expect(
+      records.map((r) => [r.kind, r.provider, r.requests, r.completionTokens, r.shown, r.accepted]),
+    ).toEqual([
       ["completion", "deepseek", 1, usage.completion_tokens, 0, 0],
       ["next-edit", "deepseek", 1, 40, 1, 1],
     ]);
