@@ -144,6 +144,8 @@ describe("next edits end to end, against the sim's edit model", () => {
   it("carries a rename to the other uses: Tab applies the first edit, and the rest comes from memory", async () => {
     const { s, uri } = await workspace("average.ts");
     await s.open(uri, AVERAGE);
+    // copilot-lsp (and sidekick.nvim) tell Copilot which buffer has the focus; infill has no use for it.
+    await s.client.sendNotification("textDocument/didFocus", { textDocument: { uri } });
     const at = await renameAtDeclaration(s, uri);
     const nes = new CopilotLsp(s);
     const first = await nes.requestNes(uri, at);
@@ -171,6 +173,7 @@ describe("next edits end to end, against the sim's edit model", () => {
       arguments: [{ message: false }],
     })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
     expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
+    expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual([]);
   });
 
   it("works through the built server (the engine loads as a chunk once next edits are on)", async () => {
