@@ -1,6 +1,7 @@
 // Ruby: outlines from tree-sitter-ruby.
 import type { Node } from "web-tree-sitter";
 import { rubyCandidates, rubyImplicit } from "../resolve/ruby.js";
+import { rubyConstantPath } from "../scan/constant-path.js";
 import { indentedNesting, rubyTypeLine } from "../scan/nesting.js";
 import { findReferences } from "../scan/references.js";
 import { lastSegment, unquote } from "../syntax/nodes.js";
@@ -48,6 +49,7 @@ export const ruby: LanguageSupport = syntaxSupport({
   candidates: rubyCandidates,
   implicit: rubyImplicit,
   nesting: (lines) => indentedNesting(lines, rubyTypeLine),
+  constantPath: rubyConstantPath,
   extensions: [".rb", ".rake", ".gemspec"],
   grammar: "ruby",
   query: QUERY,
