@@ -360,6 +360,13 @@ export interface LanguageSupport {
    */
   nesting?(lines: readonly string[]): NestedType[];
   /**
+   * The full constant path a module declares a declaration under, outermost first (`class Pry; class Command::Cat`
+   * → `["Pry", "Command", "Cat"]`; `container`: the declaration is its member): where a qualified constant (`X::Y`)
+   * is found by the lexical scope of its use (Ruby's `Module.nesting`) rather than in the files merely required.
+   * Pure. Absent: qualified names are resolved through imports first.
+   */
+  constantPath?(module: ParsedModule, declaration: Declaration, container?: Declaration): readonly string[];
+  /**
    * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
    * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
    */

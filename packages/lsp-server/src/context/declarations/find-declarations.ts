@@ -13,6 +13,7 @@ import type {
   ResolveEnv,
 } from "../types.js";
 import { Exports } from "./exports.js";
+import { lexicalConstant } from "./lexical-constants.js";
 import { ModuleReader, type Target } from "./module-reader.js";
 import {
   declarationsNamed,
@@ -280,6 +281,19 @@ class Resolution {
     if (rest.length > 0 && this.pathRoot(chain[0]!)) {
       const root = await this.reader.resolve(chain[0]!, this.from.path);
       if (root) return this.expand(root, rest);
+    }
+    // A qualified constant (Ruby's `X::Y`) by the lexical scope of the use, in the file that declares it, before
+    // the files merely required (which may all reopen `X`).
+    if (rest.length > 0 && this.support.constantPath) {
+      const lexical = await lexicalConstant(chain, {
+        support: this.support,
+        from: this.from,
+        reader: this.reader,
+        nesting: this.nestingIn(this.from, line),
+        bases: this.enclosing(line)?.bases ?? [],
+        implicit: (name, module, scope) => this.implicit(name, module, scope),
+      });
+      if (lexical) return this.expand(lexical.target, lexical.rest);
     }
     // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
     // method of the class's mixins before any other).
