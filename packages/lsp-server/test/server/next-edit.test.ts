@@ -173,7 +173,9 @@ describe("next edits end to end, against the sim's edit model", () => {
       arguments: [{ message: false }],
     })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
     expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
-    expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual([]);
+    expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual(
+      [],
+    );
   });
 
   it("works through the built server (the engine loads as a chunk once next edits are on)", async () => {
