@@ -9,7 +9,14 @@
 //   log                  leveled log lines
 //
 // bin.ts, help.ts and status.ts are the entry points; nothing imports them.
-const LAYERS = ["protocol", "stats", "completion|next-edit", "context", "documents|upstream|settings|workspace", "log"];
+const LAYERS = [
+  "protocol",
+  "stats",
+  "completion|next-edit",
+  "context",
+  "documents|upstream|settings|workspace",
+  "log",
+];
 
 const dir = (names) => `^src/(${names})/`;
 

@@ -227,11 +227,14 @@ export class RepositoryContext {
     setImmediate(() => void this.#prefetch(uri));
   }
 
-  /** A document changed from `fromLine` on (0-based): remember the region, and what depends on it is stale. */
-  didChange(uri: string, fromLine: number): void {
+  /**
+   * A document changed from `fromLine` on (0-based), `lineDelta` lines more after it: remember the region, and what
+   * depends on it is stale.
+   */
+  didChange(uri: string, fromLine: number, lineDelta = 0): void {
     const path = uriToPath(uri);
     if (path) this.#recent.touch(uri, path, fromLine);
-    this.#blocks.edited(uri, fromLine);
+    this.#blocks.edited(uri, fromLine, lineDelta);
     this.#sourceChanged(uri);
     this.#similar.schedule(uri);
   }

@@ -43,6 +43,7 @@ import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
+import { lineDelta } from "../documents/position-map.js";
 import { SettingsStore } from "../settings/settings-store.js";
 import {
   ACCEPTED_COMMAND,
@@ -265,7 +266,7 @@ export class InfillServer {
     syntaxDocumentChanged(uri, changes);
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
-    this.#context.loaded?.didChange(uri, from.line);
+    this.#context.loaded?.didChange(uri, from.line, lineDelta(changes));
     this.#nextEdits.didChange(uri, params.textDocument.version, changes);
   }
 

@@ -13,6 +13,11 @@ const REGION_LINES = 24;
 const IMPORT_EDIT_LINES = 10;
 /** Lines before the cursor line read to know whether it starts inside a comment or a string. */
 const PRECEDING_LINES_CHECK = 50;
+/**
+ * Blocks of other regions of a document kept besides the current one, at most: the cursor going back to a region it
+ * was in finds that region's block again (the same bytes: the prompt cache still holds them) instead of a new choice.
+ */
+const REGIONS_KEPT = 8;
 /** A reused block's files are re-checked on disk at most this often, in ms (the source cache's own period). */
 const RECHECK_MS = 2000;
 
@@ -60,6 +65,8 @@ export interface Current {
  */
 export class BlockCache {
   readonly #states = new Map<string, DocState>();
+  /** By document, the blocks of the regions the cursor was in before, the most recent last. */
+  readonly #regions = new Map<string, DocState[]>();
   /** The document the last request came from: a request from another one chooses anew. */
   #lastUri: string | undefined;
 
@@ -67,8 +74,11 @@ export class BlockCache {
     return this.#states.get(uri);
   }
 
+  /** The document's block is `state`: the one before it is kept as its region's, if that is another region. */
   set(uri: string, state: DocState): void {
+    const before = this.#states.get(uri);
     this.#states.set(uri, state);
+    if (before && before !== state) this.#keep(uri, before);
   }
 
   /** Why the document's block must be chosen again, or undefined when it may be reused; remembers who asked. */
@@ -90,10 +100,15 @@ export class BlockCache {
     for (const source of state.sources) peek(source);
   }
 
-  /** The document changed from `fromLine` on: near its imports (a statement may span a few lines), read them again. */
-  edited(uri: string, fromLine: number): void {
-    const own = this.#states.get(uri);
-    if (own && fromLine <= own.importsEnd + IMPORT_EDIT_LINES) own.importsEdited = true;
+  /**
+   * The document changed from `fromLine` on, `lineDelta` lines more after it (negative: fewer): near its imports (a
+   * statement may span a few lines) they are read again; the regions below move with their lines.
+   */
+  edited(uri: string, fromLine: number, lineDelta = 0): void {
+    for (const state of this.#statesOf(uri)) {
+      if (fromLine <= state.importsEnd + IMPORT_EDIT_LINES) state.importsEdited = true;
+      if (state.anchorLine > fromLine) state.anchorLine = Math.max(fromLine, state.anchorLine + lineDelta);
+    }
   }
 
   /** A file (by URI or path) changed: every other document's block that depends on it is chosen again. */
@@ -104,16 +119,25 @@ export class BlockCache {
       if (state.sources.has(uriOrPath) || (path !== undefined && state.sources.has(path)))
         state.stale ??= "source";
     }
+    for (const [uri, kept] of this.#regions) {
+      if (uri === uriOrPath) continue;
+      const fresh = kept.filter(
+        (state) => !state.sources.has(uriOrPath) && !(path && state.sources.has(path)),
+      );
+      if (fresh.length < kept.length) this.#regions.set(uri, fresh);
+    }
   }
 
   /** Every block is chosen again at its next request. */
   invalidateAll(reason: Reason): void {
     for (const state of this.#states.values()) state.stale ??= reason;
+    this.#regions.clear();
   }
 
   /** A document was closed. */
   forget(uri: string): void {
     this.#states.delete(uri);
+    this.#regions.delete(uri);
     if (this.#lastUri === uri) this.#lastUri = undefined;
   }
 
@@ -123,7 +147,42 @@ export class BlockCache {
     if (state.stale) return state.stale;
     if (state.budget !== budget || state.settingsKey !== settingsKey(settings)) return "settings";
     if (this.#lastUri !== doc.uri) return "document";
-    if (Math.abs(position.line - state.anchorLine) > REGION_LINES) return "region";
+    return this.#regionStaleness(this.#here(doc.uri, state, position.line, budget, settings), {
+      doc,
+      position,
+      budget,
+      settings,
+      support,
+      imports,
+    });
+  }
+
+  /**
+   * The block for the cursor's region: the current one when the cursor is in its region, else the one kept for the
+   * region the cursor went back to (made current), else none.
+   */
+  #here(uri: string, state: DocState, line: number, budget: number, settings: ContextSettings) {
+    if (Math.abs(line - state.anchorLine) <= REGION_LINES) return state;
+    const kept = this.#regions.get(uri) ?? [];
+    const key = settingsKey(settings);
+    const at = kept.findLastIndex(
+      (old) =>
+        Math.abs(line - old.anchorLine) <= REGION_LINES &&
+        !old.stale &&
+        old.budget === budget &&
+        old.settingsKey === key,
+    );
+    if (at === -1) return undefined;
+    const [back] = kept.splice(at, 1);
+    this.set(uri, back!);
+    return back!;
+  }
+
+  #regionStaleness(
+    state: DocState | undefined,
+    { doc, position, support, imports }: Current,
+  ): Reason | undefined {
+    if (!state) return "region";
     if (state.importsEdited) {
       // Typing just below the imports edits near them on every keystroke: only a change of what they bind counts.
       const module = imports();
@@ -150,6 +209,23 @@ export class BlockCache {
         return "name";
     }
     return undefined;
+  }
+
+  /** Keep `state` as its region's block, unless it is stale or the current block's region is the same. */
+  #keep(uri: string, state: DocState): void {
+    const current = this.#states.get(uri)!;
+    if (state.stale || Math.abs(state.anchorLine - current.anchorLine) <= REGION_LINES) return;
+    const kept = (this.#regions.get(uri) ?? []).filter(
+      (old) => Math.abs(old.anchorLine - state.anchorLine) > REGION_LINES,
+    );
+    kept.push(state);
+    this.#regions.set(uri, kept.slice(-REGIONS_KEPT));
+  }
+
+  /** The document's current block and the ones kept for its other regions. */
+  #statesOf(uri: string): DocState[] {
+    const current = this.#states.get(uri);
+    return [...(current ? [current] : []), ...(this.#regions.get(uri) ?? [])];
   }
 }
 
