@@ -139,6 +139,11 @@ function M.render(view)
     })
   end
   state.shown = view
+  -- One or the other: ghost text at the cursor takes the place of a next edit.
+  local next_edit = package.loaded["infill.next_edit"]
+  if next_edit then
+    next_edit.reset()
+  end
 end
 
 --- The current suggestion as it applies to the buffer and cursor now, or nil.
