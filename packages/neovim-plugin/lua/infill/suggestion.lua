@@ -406,14 +406,23 @@ function M.schedule_request(bufnr)
   )
 end
 
---- Text typed or cursor moved in insert mode: follow the suggestion from memory, then ask again.
+--- Is a next edit shown in this buffer?
+---@return boolean
+local function next_edit_shown()
+  local next_edit = package.loaded["infill.next_edit"]
+  return next_edit ~= nil and next_edit.is_visible()
+end
+
+--- Text typed or cursor moved in insert mode: follow the suggestion from memory, then ask again. A cursor moved while
+--- a next edit is shown (to go to it) asks nothing: the ghost text would take the next edit's place.
 ---@param bufnr integer
-function M.on_insert_change(bufnr)
+---@param event? string The autocmd's event.
+function M.on_insert_change(bufnr, event)
   if not lsp.state.enabled then
     return
   end
   M.refresh()
-  if config.options.auto_trigger then
+  if config.options.auto_trigger and not (event == "CursorMovedI" and next_edit_shown()) then
     M.schedule_request(bufnr)
   end
 end
@@ -624,7 +633,7 @@ function M.attach(bufnr)
     group = group,
     buffer = bufnr,
     callback = function(args)
-      M.on_insert_change(args.buf)
+      M.on_insert_change(args.buf, args.event)
     end,
   })
   api.nvim_create_autocmd({ "CursorMoved", "TextChanged" }, {

@@ -426,6 +426,30 @@ describe("next edits", function()
     end
   )
 
+  it("in insert mode, the jump to the edit asks for no ghost text there; typing does", function()
+    open(RENAME, { 1, 15 })
+    suggestion.attach(bufnr)
+    server.respond = function(params)
+      return nil, { edits = { item(bufnr, params.textDocument.version, 2, 2, 2, 7, "sum") } }
+    end
+    h.input("A", function()
+      return vim.api.nvim_get_mode().mode == "i"
+    end)
+    h.wait_for(function()
+      return not suggestion.busy()
+    end, 5000, "the ghost text's request on InsertEnter answered")
+    show()
+    h.input("<M-n>", function()
+      return vim.api.nvim_win_get_cursor(0)[1] == 3
+    end, "the jump in insert mode")
+    h.eq(false, suggestion.busy(), "no ghost-text request at the edit")
+    h.ok(next_edit.is_visible(), "the next edit still shown")
+    h.type("x")
+    h.eq(true, suggestion.busy(), "typing asks for ghost text")
+    h.eq(false, next_edit.is_visible(), "and the next edit is gone")
+    suggestion.detach(bufnr)
+  end)
+
   it("InsertEnter clears it", function()
     open(RENAME, { 1, 0 })
     server.respond = function(params)
