@@ -47,7 +47,7 @@ const FAMILY_BY_EXTENSION: Readonly<Record<string, Family>> = {
   ".rs": "rust",
   ".lua": "lua",
   ".c": "c",
-  // A header may be C or C++: C's by its extension, C++'s once its text shows it (`headerFamily` in `parse-file.ts`).
+  // A header may be C or C++: C's by its extension, C++'s once its text shows it (`headerFamily` in `modules/parse-file.ts`).
   ".h": "c",
   ".cpp": "cpp",
   ".cc": "cpp",

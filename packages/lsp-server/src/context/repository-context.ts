@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../documents/documents.js";
 import type { Logger } from "../log/logger.js";
@@ -8,14 +9,14 @@ import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
 import { BlockCache, type Reason } from "./block/block-cache.js";
 import { BlockChooser } from "./block/block-chooser.js";
 import { DeclarationMemo } from "./block/declaration-memo.js";
-import { CurrentImports } from "./current-imports.js";
 import type { DocumentSource } from "./document-lines.js";
 import { openDocumentTooLarge } from "./files/file-policy.js";
 import { IgnoreRules } from "./files/ignore-rules.js";
 import { SourceCache } from "./files/source-cache.js";
 import { supportFor } from "./lang/index.js";
-import { OpenModules } from "./open-modules.js";
-import { parseFile, supportOf, supportOfFile, supportOfPath } from "./parse-file.js";
+import { CurrentImports } from "./modules/current-imports.js";
+import { OpenModules } from "./modules/open-modules.js";
+import { parseFile, supportOf, supportOfFile, supportOfPath } from "./modules/parse-file.js";
 import { ProjectEnv } from "./project/project-env.js";
 import { RecentEdits } from "./similar/recent-edits.js";
 import { SimilarIndex } from "./similar/similar-index.js";
@@ -275,6 +276,31 @@ export class RepositoryContext {
       this.#fileChanged(path);
       this.#sourceChanged(uri, true);
     }
+  }
+
+  /**
+   * Whether a document's text may be read and sent as context of another request (next edits' history): inside a
+   * workspace folder and excluded by nothing (secrets, `.gitignore`, `context.exclude`). Cached per path until the
+   * rules change.
+   */
+  mayUse(uri: string): Promise<boolean> {
+    this.#applyExclude(this.options.settings().exclude);
+    const path = uriToPath(uri);
+    return path === undefined ? Promise.resolve(false) : this.#sources.mayUse(path);
+  }
+
+  /**
+   * Whether the policy excludes a document from being sent at all: ignored inside its workspace folder, or, outside
+   * every folder, named like a secret (`.env`, `*.pem`…) or matched by `context.exclude`. A buffer that is no file
+   * (`untitled:`) is not excluded.
+   */
+  async excludes(uri: string): Promise<boolean> {
+    const exclude = this.options.settings().exclude;
+    this.#applyExclude(exclude);
+    const path = uriToPath(uri);
+    if (path === undefined) return false;
+    if (this.workspace.folderOf(path)) return !(await this.#sources.mayUse(path));
+    return this.#ignore.nameExcluded(basename(path), exclude);
   }
 
   /** The workspace folders changed: nothing read so far is known to be allowed any more. */

@@ -1,6 +1,4 @@
-import type { WorkspacePackage } from "./project/workspace-packages.js";
-import type { NestedType } from "./scan/nesting.js";
-
+import type { LineSource } from "../documents/text-buffer.js";
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).
 
@@ -298,11 +296,15 @@ export interface LanguageSupport {
    */
   parserReady?(): boolean;
   /**
-   * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
-   * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
-   * document (its URI). Absent: `parse` is used.
+   * `parse` of an open document's text (`text`, its lines joined with `\n`; `lines`, the same lines), re-using what
+   * it kept of the document (a tree-sitter tree told of every change since, re-parsed from its lines): the same
+   * result as `parse`. `key` names the document (its URI). Absent: `parse` is used.
    */
-  parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  parseOpen?(
+    key: string,
+    text: string,
+    lines: LineSource,
+  ): { imports: ModuleImport[]; outline: ModuleOutline };
   /** Forget what `parseOpen` kept of a document (closed). */
   close?(key: string): void;
   /**
@@ -358,6 +360,13 @@ export interface LanguageSupport {
    */
   nesting?(lines: readonly string[]): NestedType[];
   /**
+   * The full constant path a module declares a declaration under, outermost first (`class Pry; class Command::Cat`
+   * → `["Pry", "Command", "Cat"]`; `container`: the declaration is its member): where a qualified constant (`X::Y`)
+   * is found by the lexical scope of its use (Ruby's `Module.nesting`) rather than in the files merely required.
+   * Pure. Absent: qualified names are resolved through imports first.
+   */
+  constantPath?(module: ParsedModule, declaration: Declaration, container?: Declaration): readonly string[];
+  /**
    * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
    * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
    */
@@ -388,4 +397,50 @@ export interface ImplicitCandidate {
   readonly path: string;
   /** The file is the name's module itself (OCaml's `foo.ml` for `Foo`), rather than a file that declares it. */
   readonly module?: boolean;
+}
+
+/** A piece of another file that may go into the prompt. */
+export interface ContextSnippet {
+  /** How the prompt names its file: workspace-relative, `/` separators. */
+  readonly path: string;
+  /** First and last line (0-based, inclusive) it covers in that file. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The snippet's lines joined with `\n`, no trailing line break. */
+  readonly text: string;
+  /** A declaration of a name used near the cursor, or a window of similar code. */
+  readonly kind: "declaration" | "similar";
+}
+
+/** The fields of a `package.json` that say what importing the package gives. */
+export interface PackageManifest {
+  readonly name?: string;
+  readonly exports?: unknown;
+  readonly main?: string;
+  readonly module?: string;
+  readonly types?: string;
+  readonly typings?: string;
+  readonly source?: string;
+}
+
+/** A package of the workspace: where it is and what its manifest says. */
+export interface WorkspacePackage {
+  /** Absolute directory holding its `package.json`. */
+  readonly dir: string;
+  readonly manifest: PackageManifest;
+}
+
+/** A type declaration around a line, as its line reads: `class Edit < Pry::ClassCommand`. */
+export interface NestedType {
+  /** The last segment of its name. */
+  readonly name: string;
+  /** The segments of its name as written: `["Foo", "Bar"]` for `class Foo::Bar` (a namespace path). */
+  readonly path: readonly string[];
+  /** The types it inherits from as written (`Pry::ClassCommand`, `Base`), when its line names them. */
+  readonly bases: readonly string[];
+  /**
+   * The line is a function of the type defined outside it (C++'s `void Scanner::scan() {`): its members are
+   * declared in another file, the header.
+   */
+  readonly external?: boolean;
 }

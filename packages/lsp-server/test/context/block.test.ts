@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assembleBlock, type ContextSnippet } from "../../src/context/block/block.js";
+import { assembleBlock } from "../../src/context/block/block.js";
+import type { ContextSnippet } from "../../src/context/types.js";
 
 const snip = (
   path: string,

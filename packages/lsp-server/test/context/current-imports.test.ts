@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { CurrentImports } from "../../src/context/current-imports.js";
 import { typescript } from "../../src/context/lang/index.js";
+import { CurrentImports } from "../../src/context/modules/current-imports.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { Documents } from "../../src/documents/documents.js";
 

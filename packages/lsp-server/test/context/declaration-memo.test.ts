@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { DeclarationMemo, type Reached } from "../../src/context/block/declaration-memo.js";
+import { DeclarationMemo } from "../../src/context/block/declaration-memo.js";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
+import type { Reached } from "../../src/context/declarations/reference-memo.js";
 import { SYNTAX_SUPPORTS, typescript } from "../../src/context/lang/index.js";
-import { findDeclarations } from "../../src/context/resolve.js";
 import { indentedNesting, rubyTypeLine } from "../../src/context/scan/nesting.js";
 import type { Declaration, ModuleImport, ResolveEnv } from "../../src/context/types.js";
 import { code, VirtualHost } from "./helpers.js";

@@ -1,7 +1,7 @@
 import { posix as path } from "node:path";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { familyOf } from "../../src/context/languages.js";
-import { supportOfFile } from "../../src/context/parse-file.js";
-import { findDeclarations } from "../../src/context/resolve.js";
+import { supportOfFile } from "../../src/context/modules/parse-file.js";
 import type {
   Declaration,
   LanguageSupport,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { cFamilyCandidates } from "../../src/context/resolve/c-family.js";
 import { csharpImplicit, namespaceRoot } from "../../src/context/resolve/csharp.js";
 import { jvmCandidates, jvmEnvironment, jvmImplicit, jvmPackageFile } from "../../src/context/resolve/jvm.js";
 import { ocamlCandidates, ocamlImplicit } from "../../src/context/resolve/ocaml.js";
 import { phpCandidates, phpImplicit } from "../../src/context/resolve/php.js";
 import { rubyCandidates, rubyImplicit } from "../../src/context/resolve/ruby.js";
-import { findDeclarations } from "../../src/context/resolve.js";
 import type { LanguageSupport, Reference, ResolveEnv } from "../../src/context/types.js";
 import { decl, type FixtureFile, FixtureHost, glob, named, stubSupport } from "./fixture-modules.js";
 

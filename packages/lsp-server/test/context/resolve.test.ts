@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { go, lua, python, rust, typescript } from "../../src/context/lang/index.js";
-import { findDeclarations } from "../../src/context/resolve.js";
 import type { LanguageSupport, ModuleHost, Reference, ResolveEnv } from "../../src/context/types.js";
 import { code, VirtualHost } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { parseRust, rust } from "../../src/context/lang/rust.js";
-import { findDeclarations } from "../../src/context/resolve.js";
 import { code, declaration, importRows, referenceRows, summary, VirtualHost } from "./helpers.js";
 
 describe("rust imports", () => {

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { familyOf, SYNTAX_FAMILIES } from "../../src/context/languages.js";
-import { headerFamily } from "../../src/context/parse-file.js";
+import { headerFamily } from "../../src/context/modules/parse-file.js";
 import type { LanguageSupport } from "../../src/context/types.js";
 import { code, declaration, importRows, referenceRows, summary } from "./helpers.js";
 

@@ -9,8 +9,8 @@ import {
   parseManifest,
   pnpmWorkspacePackages,
   splitPackageSpecifier,
-  type WorkspacePackage,
 } from "../../src/context/project/workspace-packages.js";
+import type { WorkspacePackage } from "../../src/context/types.js";
 
 describe("pnpmWorkspacePackages", () => {
   it.each([

@@ -2,8 +2,8 @@ import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../../documents/documents.js";
 import type { ContextSettings } from "../../settings/settings.js";
 import { uriToPath } from "../../workspace/workspace.js";
-import { importedNames } from "../current-imports.js";
 import { linesOf } from "../document-lines.js";
+import { importedNames } from "../modules/current-imports.js";
 import type { LanguageSupport, ParsedModule, Reference } from "../types.js";
 import type { ContextBlock } from "./block.js";
 

@@ -2,28 +2,29 @@ import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../../documents/documents.js";
 import type { ContextSettings } from "../../settings/settings.js";
 import { uriToPath, type Workspace } from "../../workspace/workspace.js";
-import { type CurrentImports, importedNames, NEAR_LINES } from "../current-imports.js";
+import { findDeclarations } from "../declarations/find-declarations.js";
+import { shows } from "../declarations/outline-lookup.js";
 import { type DocumentSource, linesOf } from "../document-lines.js";
 import type { SourceCache } from "../files/source-cache.js";
-import type { OpenModules } from "../open-modules.js";
-import { supportOf } from "../parse-file.js";
+import { type CurrentImports, importedNames, NEAR_LINES } from "../modules/current-imports.js";
+import type { OpenModules } from "../modules/open-modules.js";
+import { supportOf } from "../modules/parse-file.js";
 import type { ProjectEnv } from "../project/project-env.js";
-import { shows } from "../resolve/outline-lookup.js";
-import { findDeclarations } from "../resolve.js";
-import type { NestedType } from "../scan/nesting.js";
 import type { RecentEdits } from "../similar/recent-edits.js";
 import type { SimilarIndex } from "../similar/similar-index.js";
 import { chainOf, type IndexQuery, indexSteps } from "../symbols/index-queries.js";
 import type { WorkspaceSymbols } from "../symbols/workspace-symbols.js";
 import type {
+  ContextSnippet,
   Family,
   FoundDeclaration,
   LanguageSupport,
   ModuleHost,
+  NestedType,
   ParsedModule,
   Reference,
 } from "../types.js";
-import { assembleBlock, type ContextSnippet } from "./block.js";
+import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
 

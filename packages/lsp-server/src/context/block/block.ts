@@ -1,17 +1,5 @@
 import { commentLine } from "../languages.js";
-
-/** A piece of another file that may go into the prompt. */
-export interface ContextSnippet {
-  /** How the prompt names its file: workspace-relative, `/` separators. */
-  readonly path: string;
-  /** First and last line (0-based, inclusive) it covers in that file. */
-  readonly startLine: number;
-  readonly endLine: number;
-  /** The snippet's lines joined with `\n`, no trailing line break. */
-  readonly text: string;
-  /** A declaration of a name used near the cursor, or a window of similar code. */
-  readonly kind: "declaration" | "similar";
-}
+import type { ContextSnippet } from "../types.js";
 
 /** The context that goes at the very start of `prompt`. */
 export interface ContextBlock {

@@ -1,12 +1,12 @@
 import { posix as path } from "node:path";
 import { findClose, Lexer } from "../scan/lexer.js";
+import { guardedParse, outlineOf } from "../scan/parse-result.js";
 import { findReferences } from "../scan/references.js";
 import { CHAR } from "../scan/scan.js";
 import { type Item, lastBracketBody, spanItem } from "../scan/snippet.js";
 import { SourceText } from "../scan/source-text.js";
 import { type Span, splitStatements } from "../scan/statements.js";
 import type { ImportBinding, LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
-import { guardedParse, outlineOf } from "./parse-result.js";
 
 /** Go's semicolon insertion: a line break after a value ends a statement. */
 const GO = { lineBreaks: "go" } as const;

@@ -1,13 +1,13 @@
 import { posix as path } from "node:path";
 import { findClose, isOpener, Lexer } from "../scan/lexer.js";
 import { assignmentBefore, moduleCalls } from "../scan/module-calls.js";
+import { guardedParse, type LocalExport, outlineOf } from "../scan/parse-result.js";
 import { findReferences } from "../scan/references.js";
 import { CHAR } from "../scan/scan.js";
 import { type Item, spanItem } from "../scan/snippet.js";
 import { SourceText } from "../scan/source-text.js";
 import type { Span } from "../scan/statements.js";
 import type { LanguageSupport, ModuleImport, ModuleOutline, ResolveEnv } from "../types.js";
-import { guardedParse, type LocalExport, outlineOf } from "./parse-result.js";
 
 /** Words that open a block closed by `end` (`while` and `for` open theirs with `do`) or by `until`. */
 const OPENS = new Set(["function", "do", "if", "repeat"]);

@@ -1,5 +1,6 @@
 import { posix as path } from "node:path";
 import { isCloser, isOpener, Lexer } from "../scan/lexer.js";
+import { guardedParse, mergeOverloads, outlineOf } from "../scan/parse-result.js";
 import { findReferences } from "../scan/references.js";
 import { CHAR, isIdentifierPart } from "../scan/scan.js";
 import type { Item } from "../scan/snippet.js";
@@ -12,7 +13,6 @@ import type {
   ReExport,
   ResolveEnv,
 } from "../types.js";
-import { guardedParse, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** A logical line: one simple statement, or a compound statement's header (`def f(…):`). */
 interface Logical {

@@ -1,5 +1,6 @@
 import { posix as path } from "node:path";
 import { findClose, Lexer } from "../scan/lexer.js";
+import { guardedParse, outlineOf } from "../scan/parse-result.js";
 import { findReferences } from "../scan/references.js";
 import { CHAR } from "../scan/scan.js";
 import { type BracketBody, type Item, lastBracketBody, spanItem } from "../scan/snippet.js";
@@ -13,7 +14,6 @@ import type {
   ReExport,
   ResolveEnv,
 } from "../types.js";
-import { guardedParse, outlineOf } from "./parse-result.js";
 
 /** Items end at `;` or at their body's `}`; line breaks mean nothing. */
 const ITEMS = { bodies: true, lineBreaks: "never" } as const;

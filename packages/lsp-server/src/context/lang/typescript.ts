@@ -3,6 +3,7 @@ import { bestStarMatch } from "../project/star-pattern.js";
 import { entryCandidates, splitPackageSpecifier } from "../project/workspace-packages.js";
 import { findClose, Lexer } from "../scan/lexer.js";
 import { assignmentBefore, moduleCalls } from "../scan/module-calls.js";
+import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "../scan/parse-result.js";
 import { findReferences } from "../scan/references.js";
 import { type BracketBody, type Item, lastBracketBody, spanItem } from "../scan/snippet.js";
 import { SourceText } from "../scan/source-text.js";
@@ -16,7 +17,6 @@ import type {
   ResolveEnv,
   TsconfigPaths,
 } from "../types.js";
-import { guardedParse, type LocalExport, mergeOverloads, outlineOf } from "./parse-result.js";
 
 /** Top-level statements: `;`, a body's `}` or a line break that semicolon insertion would honour ends one. */
 const STATEMENTS = { bodies: true, lineBreaks: "js" } as const;

@@ -1,7 +1,7 @@
 import { basename, dirname, join, relative, sep } from "node:path";
 import type { Workspace } from "../../workspace/workspace.js";
 import { type CargoManifest, parseCargoManifest } from "../resolve/cargo.js";
-import type { Family, ResolveEnv } from "../types.js";
+import type { Family, ResolveEnv, WorkspacePackage } from "../types.js";
 import { buildEnv, type Group, groupOf } from "./build-env.js";
 import { extendsCandidates, mergeTsconfigs, type ParsedTsconfig, parseTsconfig } from "./tsconfig.js";
 import {
@@ -13,7 +13,6 @@ import {
   packagePatterns,
   parseManifest,
   pnpmWorkspacePackages,
-  type WorkspacePackage,
 } from "./workspace-packages.js";
 
 /** Project files that change how imports resolve. */

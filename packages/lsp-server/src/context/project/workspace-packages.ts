@@ -1,4 +1,5 @@
 import { posix as path } from "node:path";
+import type { PackageManifest, WorkspacePackage } from "../types.js";
 import { bestStarMatch } from "./star-pattern.js";
 
 /**
@@ -8,24 +9,6 @@ import { bestStarMatch } from "./star-pattern.js";
  * `module`, `main`), mapped from the build output back to the source that compiles to it. Pure; the directories
  * are listed and the manifests read by `ProjectEnv`.
  */
-
-/** The fields of a `package.json` that say what importing the package gives. */
-export interface PackageManifest {
-  readonly name?: string;
-  readonly exports?: unknown;
-  readonly main?: string;
-  readonly module?: string;
-  readonly types?: string;
-  readonly typings?: string;
-  readonly source?: string;
-}
-
-/** A package of the workspace: where it is and what its manifest says. */
-export interface WorkspacePackage {
-  /** Absolute directory holding its `package.json`. */
-  readonly dir: string;
-  readonly manifest: PackageManifest;
-}
 
 /** The manifest of a `package.json`'s text, or undefined when it is not a JSON object. */
 export function parseManifest(text: string): PackageManifest | undefined {

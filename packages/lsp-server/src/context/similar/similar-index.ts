@@ -1,10 +1,10 @@
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../../documents/documents.js";
 import { uriToPath, type Workspace } from "../../workspace/workspace.js";
-import type { ContextSnippet } from "../block/block.js";
 import { type DocumentSource, linesOf, trimBlankLines } from "../document-lines.js";
 import { openDocumentTooLarge } from "../files/file-policy.js";
 import { familyOf } from "../languages.js";
+import type { ContextSnippet } from "../types.js";
 import type { RecentEdits } from "./recent-edits.js";
 import {
   bestWindows,

@@ -3,7 +3,7 @@
 // the context's file policy. Answers names no import resolved with declarations from the nearest files.
 import { dirname, join } from "node:path";
 import type { Workspace } from "../../workspace/workspace.js";
-import { shows } from "../resolve/outline-lookup.js";
+import { shows } from "../declarations/outline-lookup.js";
 import type { Declaration, Family, FoundDeclaration, ModuleHost, ModuleOutline } from "../types.js";
 import type { IndexQuery, IndexStep } from "./index-queries.js";
 import { indexGroup, type Nearness, SymbolIndex, type SymbolIndexLimits } from "./symbol-index.js";

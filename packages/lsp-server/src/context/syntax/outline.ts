@@ -2,7 +2,7 @@
 // pipeline wants: the same declarations, members, doc comments and body lines a hand-written parser finds, so
 // that resolution, ranking, snippets and the block do not know which parser ran.
 import type { Node, QueryMatch } from "web-tree-sitter";
-import { type LocalExport, mergeOverloads, outlineOf, type Parsed } from "../lang/parse-result.js";
+import { type LocalExport, mergeOverloads, outlineOf, type Parsed } from "../scan/parse-result.js";
 import type { Item } from "../scan/snippet.js";
 import { TextLines } from "../scan/source-text.js";
 import type { DeclarationKind, ModuleImport, ReExport } from "../types.js";

@@ -1,7 +1,7 @@
 import type { Position } from "vscode-languageserver";
-import type { OpenDocument } from "../documents/documents.js";
-import { linesOf } from "./document-lines.js";
-import type { LanguageSupport, ParsedModule } from "./types.js";
+import type { OpenDocument } from "../../documents/documents.js";
+import { linesOf } from "../document-lines.js";
+import type { LanguageSupport, ParsedModule } from "../types.js";
 
 /** The current document's imports are read from its first lines (and the lines before the cursor). */
 const IMPORT_HEAD_LINES = 1000;

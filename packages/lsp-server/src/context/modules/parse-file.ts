@@ -1,10 +1,10 @@
-import type { OpenDocument } from "../documents/documents.js";
-import { wholeText } from "./document-lines.js";
-import { openDocumentTooLarge } from "./files/file-policy.js";
-import { supportFor } from "./lang/index.js";
-import { familyOf } from "./languages.js";
-import { maskCode } from "./scan/scan.js";
-import type { Family, LanguageSupport, ParsedModule } from "./types.js";
+import type { OpenDocument } from "../../documents/documents.js";
+import { wholeText } from "../document-lines.js";
+import { openDocumentTooLarge } from "../files/file-policy.js";
+import { supportFor } from "../lang/index.js";
+import { familyOf } from "../languages.js";
+import { maskCode } from "../scan/scan.js";
+import type { Family, LanguageSupport, ParsedModule } from "../types.js";
 
 /** The analysis of an open document's language (by its language id, else its extension); none for the others. */
 export function supportOf(doc: OpenDocument): LanguageSupport | undefined {
@@ -51,5 +51,8 @@ export function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule
   const support = supportOf(doc);
   if (!support || openDocumentTooLarge(doc.buffer.length)) return undefined;
   const text = wholeText(doc);
-  return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
+  return {
+    path,
+    ...(support.parseOpen ? support.parseOpen(doc.uri, text, doc.buffer) : support.parse(text)),
+  };
 }

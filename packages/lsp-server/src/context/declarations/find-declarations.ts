@@ -1,15 +1,3 @@
-import type { Reached, ReferenceMemo } from "./block/declaration-memo.js";
-import { Exports } from "./resolve/exports.js";
-import { ModuleReader, type Target } from "./resolve/module-reader.js";
-import {
-  declarationsNamed,
-  enclosingType,
-  innermostAt,
-  nestingAt,
-  shows,
-  typeLike,
-} from "./resolve/outline-lookup.js";
-import type { NestedType } from "./scan/nesting.js";
 import type {
   Declaration,
   FoundDeclaration,
@@ -19,10 +7,23 @@ import type {
   LanguageSupport,
   ModuleHost,
   ModuleImport,
+  NestedType,
   ParsedModule,
   Reference,
   ResolveEnv,
-} from "./types.js";
+} from "../types.js";
+import { Exports } from "./exports.js";
+import { lexicalConstant } from "./lexical-constants.js";
+import { ModuleReader, type Target } from "./module-reader.js";
+import {
+  declarationsNamed,
+  enclosingType,
+  innermostAt,
+  nestingAt,
+  shows,
+  typeLike,
+} from "./outline-lookup.js";
+import type { Reached, ReferenceMemo } from "./reference-memo.js";
 
 /** Where the cursor is, for the names a language finds by where they are used. */
 export interface CursorScope {
@@ -280,6 +281,19 @@ class Resolution {
     if (rest.length > 0 && this.pathRoot(chain[0]!)) {
       const root = await this.reader.resolve(chain[0]!, this.from.path);
       if (root) return this.expand(root, rest);
+    }
+    // A qualified constant (Ruby's `X::Y`) by the lexical scope of the use, in the file that declares it, before
+    // the files merely required (which may all reopen `X`).
+    if (rest.length > 0 && this.support.constantPath) {
+      const lexical = await lexicalConstant(chain, {
+        support: this.support,
+        from: this.from,
+        reader: this.reader,
+        nesting: this.nestingIn(this.from, line),
+        bases: this.enclosing(line)?.bases ?? [],
+        implicit: (name, module, scope) => this.implicit(name, module, scope),
+      });
+      if (lexical) return this.expand(lexical.target, lexical.rest);
     }
     // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
     // method of the class's mixins before any other).

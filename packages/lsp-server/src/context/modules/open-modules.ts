@@ -1,8 +1,8 @@
-import type { OpenDocument } from "../documents/documents.js";
-import { uriToPath } from "../workspace/workspace.js";
-import type { DocumentSource } from "./document-lines.js";
+import type { OpenDocument } from "../../documents/documents.js";
+import { uriToPath } from "../../workspace/workspace.js";
+import type { DocumentSource } from "../document-lines.js";
+import type { Declaration, ParsedModule } from "../types.js";
 import { parseOpenDocument, supportOf } from "./parse-file.js";
-import type { Declaration, ParsedModule } from "./types.js";
 
 /** What {@link OpenModules} asks of the files it may read. */
 export interface OpenModulesOptions {

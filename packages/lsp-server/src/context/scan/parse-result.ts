@@ -1,7 +1,8 @@
 // What a parse returns, and how the parsers assemble it from their items.
-import { type Item, toDeclaration } from "../scan/snippet.js";
-import type { TextLines } from "../scan/source-text.js";
+
 import type { ModuleImport, ModuleOutline, ReExport } from "../types.js";
+import { type Item, toDeclaration } from "./snippet.js";
+import type { TextLines } from "./source-text.js";
 
 /** A local name exported under another: TS `export { a as b }`, Lua `return { b = a }`. */
 export interface LocalExport {
