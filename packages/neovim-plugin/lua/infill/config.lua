@@ -24,14 +24,14 @@
 
 --- Next-edit settings of the server (`:help infill-next-edit`), merged key by key.
 ---@class (exact) infill.NextEditSettings
----@field enabled? boolean Predict the next edit near the cursor (`textDocument/copilotInlineEdit`). Default `false`.
----@field provider? "deepseek"|"sim"|"ollama"|"llamacpp"|"openai-compatible" Where next edits come from. Default: `provider`.
----@field format? "zeta"|"sweep"|"instinct"|"deepseek" The prompt format of the model. Default: `deepseek` for DeepSeek, required otherwise.
----@field model? string Model id. Default: the provider's.
----@field baseUrl? string API base URL. Default: the provider's.
----@field apiKeyEnv? string The name of the environment variable holding the key (never the key). Default: the provider's.
----@field debounceMs? integer Quiet time after an edit before asking upstream, in ms.
----@field maxRegionLines? integer Most lines of the region the model may rewrite. Default `40`.
+---@field enabled? boolean Predict the change the user will make next, anywhere in the region around the cursor (`textDocument/copilotInlineEdit`, and code actions). Default `false`.
+---@field provider? "deepseek"|"sim"|"ollama"|"llamacpp"|"openai-compatible" Where next edits come from. Default: the `provider` setting.
+---@field format? "zeta"|"sweep"|"instinct"|"deepseek" The prompt the edit model was trained on; required for `ollama`, `llamacpp` and `openai-compatible`. Default `"deepseek"` for `deepseek` and `sim`.
+---@field model? string The edit model's id. Default: the provider's.
+---@field baseUrl? string The edit model's base URL. Default: `baseUrl` when `nextEdit.provider` is `provider`, else the provider's.
+---@field apiKeyEnv? string The name of the variable holding the edit model's key (never the key). Default: `apiKeyEnv` when `nextEdit.provider` is `provider`, else the provider's.
+---@field debounceMs? integer Longest pause after an edit before asking, in ms (0-5000); with `adaptiveDebounce`, learned from the typing. Default `300`.
+---@field maxRegionLines? integer Most lines the model may rewrite around the cursor (3-400). Default `40`.
 
 --- Repository context settings of the server, merged key by key.
 ---@class (exact) infill.ContextSettings

@@ -1,6 +1,7 @@
 -- End to end: next edits from the built infill-lsp, whose next-edit model is @infill/sim's (DeepSeek's chat
 -- dialect at INFILL_BASE_URL), shown and applied by the plugin: a local renamed at its declaration, the next edit
--- shown at its next use, <M-n> <M-n> to jump and apply, the rest of the rename served from the server's memory.
+-- shown at its next use, <M-n> <M-n> to jump and apply, the rest of the rename served from the server's memory
+-- (test/neovim.test.ts counts the sim's chat requests), each accept counted by the server.
 local h = require("helpers")
 local eq, ok = h.eq, h.ok
 
@@ -107,6 +108,10 @@ describe("next edits", function()
       return next_edit.state.inflight == nil
     end, 10000, "the request after the last accept answered")
     eq(false, infill.has_next_edit(), "nothing left to suggest")
+    -- The server counted both edits shown (textDocument/didShowInlineEdit) and accepted (their command).
+    local status = ok(require("infill.usage").fetch(require("infill.lsp").get_client(0)), "infill.status")
+    local figures = ok(status.nextEdits, "next-edit figures in infill.status")
+    eq({ 2, 2 }, { figures.shown, figures.accepted }, "shown, accepted")
     vim.cmd("silent! undo")
     eq(AVERAGE[6], lines()[6], "each applied edit is one undo step")
     eq(RENAMED[4], lines()[4])
