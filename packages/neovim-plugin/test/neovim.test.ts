@@ -49,6 +49,14 @@ const WITHOUT_KEY = new Set(["test/e2e/missing_key_spec.lua"]);
 /** The spec that runs against a sim taking 20 ms a token, so that a block streams line by line. */
 const STREAM_SPEC = "test/e2e/stream_spec.lua";
 
+/** The spec that walks through a rename with next edits (the sim's edit model answers the chat requests). */
+const NEXT_EDIT_SPEC = "test/e2e/next_edit_spec.lua";
+
+/** The sim's chat requests (next edits; completions are FIM requests with a `prompt`). */
+const chatRequests = (log: Sim | undefined) =>
+  log?.requests.filter((r) => Array.isArray((r.body as { messages?: unknown } | undefined)?.messages))
+    .length ?? 0;
+
 interface CaseResult {
   name: string;
   status: "pass" | "fail" | "skip";
@@ -248,7 +256,12 @@ describe.each(VERSIONS)("%s", (version) => {
       }
       const aborted = () => slowSim?.requests.filter((r) => r.aborted).length ?? 0;
       const abortedBefore = aborted();
+      const chatBefore = chatRequests(sim);
       expectPassed(await runSpec(version, spec), spec);
+      // The rename's other two sites came from one upstream answer (after the first accept the server served the
+      // second from memory), one more asks for more once the rename is finished, and one after the spec's undo:
+      // without the memory there would be four.
+      if (spec === NEXT_EDIT_SPEC && !filter) expect(chatRequests(sim) - chatBefore).toBeLessThanOrEqual(3);
       // Typing on and dismissing stopped the sim's streams, as the spec saw the server say.
       if (spec === STREAM_SPEC && !filter) expect(aborted() - abortedBefore).toBeGreaterThanOrEqual(2);
     },

@@ -398,6 +398,16 @@ function M.cancel(client, id)
   end
 end
 
+--- Cancel request `id` of the client `client_id` (`$/cancelRequest`), if that client still runs.
+---@param client_id integer
+---@param id integer
+function M.cancel_request(client_id, id)
+  local client = vim.lsp.get_client_by_id(client_id)
+  if client then
+    pcall(M.cancel, client, id)
+  end
+end
+
 ---@param client vim.lsp.Client
 ---@param method string
 ---@param params table
