@@ -1,5 +1,4 @@
 import type { Node, Tree } from "web-tree-sitter";
-import { countErrors } from "../context/syntax/tree-checks.js";
 import {
   type FittedCompletion,
   fitKept,
