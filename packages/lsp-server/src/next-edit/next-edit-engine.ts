@@ -137,27 +137,44 @@ export class NextEditEngine {
     if (!this.options.settings().enabled) return [];
     const doc = this.options.documents.get(uri);
     if (!doc || (version !== undefined && version !== doc.version)) return [];
-    const current = doc.version;
+    const answer = await this.settled(uri, token, { position, invoked });
+    return answer ? nearestFirst(answer.edits, position) : [];
+  }
+
+  /**
+   * The answer for the document as it is now, once the pause after its last edit and the request of this version
+   * are over; undefined when there is none, the document moved on meanwhile, or `token` is cancelled first. With
+   * `ask`, a version nobody asked for is asked at once (from `ask.position`); without, nothing is asked that the
+   * pause would not ask anyway.
+   */
+  async settled(
+    uri: string,
+    token?: CancellationToken,
+    ask?: { position: Position; invoked: boolean },
+  ): Promise<RememberedAnswer | undefined> {
+    const current = this.options.documents.get(uri)?.version;
+    if (current === undefined || !this.options.settings().enabled) return undefined;
     const state = this.#state(uri);
     const pause = this.#pauses.running(uri);
     if (!state.answer && !state.ask && pause?.version === current) {
-      if (!(await untilCancelled(pause.over, token))) return [];
+      if (!(await untilCancelled(pause.over, token))) return undefined;
     }
-    if (this.options.documents.get(uri)?.version !== current) return [];
-    if (!state.answer && !state.ask) this.#ask(uri, current, position, invoked);
-    const ask = state.ask;
-    if (!state.answer && ask?.version === current && !(await untilCancelled(ask.done, token))) return [];
+    if (this.options.documents.get(uri)?.version !== current) return undefined;
+    if (!state.answer && !state.ask && ask) this.#ask(uri, current, ask.position, ask.invoked);
+    const pending = state.ask;
+    if (!state.answer && pending?.version === current && !(await untilCancelled(pending.done, token)))
+      return undefined;
     const answer = state.answer;
     return answer?.version === current && this.options.documents.get(uri)?.version === current
-      ? nearestFirst(answer.edits, position)
-      : [];
+      ? answer
+      : undefined;
   }
 
-  /** The edits remembered for the document as it is now, without asking (an automatic code action). */
-  remembered(uri: string): NextEdit[] {
+  /** The answer remembered for the document as it is now, without asking or waiting (an automatic code action). */
+  remembered(uri: string): RememberedAnswer | undefined {
     const doc = this.options.documents.get(uri);
     const answer = this.#states.get(uri)?.answer;
-    return doc && answer?.version === doc.version ? [...answer.edits] : [];
+    return doc && answer?.version === doc.version ? answer : undefined;
   }
 
   /** Forget a closed document: its request aborted, its answer dropped. */
@@ -251,7 +268,9 @@ export class NextEditEngine {
       reading.edits,
       () => `ne${++this.#ids}`,
     );
-    this.#state(uri).answer = { uri, version, edits };
+    const start = excerpt.regionStartLine;
+    const region = { start, end: Math.max(start, start + lineCount(excerpt.region) - 1) };
+    this.#state(uri).answer = { uri, version, edits, region };
   }
 
   #state(uri: string): DocState {
@@ -262,6 +281,13 @@ export class NextEditEngine {
     }
     return state;
   }
+}
+
+/** How many lines whole lines of text hold (each ends with a line break but the document's last). */
+function lineCount(text: string): number {
+  let count = text.endsWith("\n") || text === "" ? 0 : 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return count;
 }
 
 /** Where the last of a notification's changes ended, in the text after them all. */
