@@ -272,8 +272,8 @@ export class NextEdits {
   }
 
   /**
-   * The answer a code action waits for, at most {@link INVOKED_ACTION_WAIT_MS}: the pause's and its request's, or,
-   * when `ask`, one asked at once if nobody asked for this version.
+   * The answer a code action waits for, at most {@link INVOKED_ACTION_WAIT_MS}: the pause's and its request's (asked
+   * now if it gave way to a completion), or, when `ask`, one asked at once if nobody asked for this version.
    */
   async #waited(uri: string, position: Position, token: CancellationToken | undefined, ask: boolean) {
     const bounded = new CancellationTokenSource();
@@ -281,7 +281,12 @@ export class NextEdits {
     const listener = token?.onCancellationRequested(() => bounded.cancel());
     try {
       const engine = await this.#load();
-      return await engine.settled(uri, bounded.token, ask ? { position, invoked: true } : undefined);
+      return await engine.settled(
+        uri,
+        ask
+          ? { token: bounded.token, ask: { position, invoked: true } }
+          : { token: bounded.token, deferred: { position } },
+      );
     } finally {
       clearTimeout(timer);
       listener?.dispose();

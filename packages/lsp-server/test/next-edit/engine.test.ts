@@ -194,6 +194,29 @@ describe("NextEditEngine", () => {
     expect(off.upstream.requests).toHaveLength(0);
   });
 
+  it("sends the pause's request that gave way to a completion once a code action asks (invoked, or one that does not say), once", async () => {
+    for (const how of ["invoked", "unsaid"] as const) {
+      // A completion shows there all along (the server cannot tell when an editor closes its menu).
+      const s = setup({ busy: true });
+      s.change(edit(1, 6, 11, "sum"));
+      s.clock.advance(300);
+      await settle();
+      expect(s.upstream.requests).toHaveLength(0);
+      // copilot-lsp's next request is no code action: it waits its turn still.
+      expect(await s.engine.editsAt(s.uri, s.version(), { line: 1, character: 9 })).toEqual([]);
+      expect(s.upstream.requests).toHaveLength(0);
+      const at = { line: 1, character: 9 };
+      const answer = await s.engine.settled(
+        s.uri,
+        how === "invoked" ? { ask: { position: at, invoked: true } } : { deferred: { position: at } },
+      );
+      expect(answer?.edits.map((e) => e.range.start.line)).toEqual([2, 3]);
+      expect(s.upstream.requests).toHaveLength(1);
+      expect(await s.engine.settled(s.uri, { deferred: { position: at } })).toBe(answer);
+      expect(s.upstream.requests).toHaveLength(1);
+    }
+  });
+
   it("counts a malformed answer by its problem and shows nothing; a failure is told through the health policy", async () => {
     const s = setup();
     s.upstream.model = () => "BAD answer";

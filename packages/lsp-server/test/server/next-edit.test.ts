@@ -339,6 +339,33 @@ describe("next edits end to end, against the sim's edit model", () => {
     expect(editRequests(s)).toHaveLength(1);
   });
 
+  it("sends the pause's request that gave way to the completion menu Helix opened during the rename once the user asks for code actions", async () => {
+    const { s, uri } = await workspace("menu.ts");
+    await s.open(uri, AVERAGE);
+    // Nothing before an edit (and the engine, loaded once next edits are on, is there for the rename's edits).
+    expect(await codeActions(s, uri, undefined, 1)).toEqual([]);
+    const at = await renameAtDeclaration(s, uri);
+    // Helix asks for completions after two word characters and a pause: infill's item is in the menu at the cursor.
+    const items = (await s.client.sendRequest("textDocument/completion", {
+      textDocument: { uri },
+      position: at,
+    })) as { items: unknown[] } | unknown[];
+    expect((Array.isArray(items) ? items : items.items).length).toBeGreaterThan(0);
+    // The pause is over and its request gave way: a request without triggerKind (Eglot 1.17) waits for the pause.
+    const status = () =>
+      s.client.sendRequest("workspace/executeCommand", {
+        command: "infill.status",
+        arguments: [{ message: false }],
+      }) as Promise<{
+        nextEdits: { requests: number };
+      }>;
+    expect(editRequests(s)).toHaveLength(0);
+    const [action] = await codeActions(s, uri, undefined, 1, range(1, 8, 1, 9));
+    expect(action?.title).toBe('Next edit (line 3): replace "total" with "sum"');
+    expect(editRequests(s)).toHaveLength(1);
+    expect((await status()).nextEdits.requests).toBe(1);
+  });
+
   it("costs no upstream request when an editor asks by itself on every cursor move (triggerKind automatic)", async () => {
     const { s, uri } = await workspace("automatic.ts");
     await s.open(uri, AVERAGE);
