@@ -29,6 +29,13 @@
 ;; (`lsp-inline-completion-mode', turned on by itself where a server offers
 ;; inline completions).
 ;;
+;; With (:nextEdit (:enabled t)) in `infill-settings', the server also
+;; predicts the edit that follows yours (a rename carried to the other
+;; uses...) and offers it as a code action of kind refactor.rewrite:
+;; `eglot-code-action-rewrite' (bind it to a key) or `eglot-code-actions',
+;; `lsp-execute-code-action' with lsp-mode.  Asked again and again from
+;; where you are, it walks through the edits, nearest first.
+;;
 ;; `M-x infill-status' shows what the buffer's server counted: requests,
 ;; tokens, the estimated cost, suggestions shown and taken, what is still
 ;; there of what was taken, and what that comes to per dollar, by language
@@ -60,8 +67,9 @@ defaults.  Use :json-false for false.  The settings are listed in the
 infill README: provider (deepseek, sim, ollama, llamacpp, codestral,
 openai-compatible), model, baseUrl, apiKeyEnv, maxTokens, temperature,
 debounceMs, contextTokens, lineMode, enable, languages, timeoutMs,
-logLevel, metrics, context, prices and usage.  With Eglot, an `infill'
-section in `eglot-workspace-configuration' overrides these."
+logLevel, metrics, context, prices, usage and nextEdit.  With Eglot, an
+`infill' section in `eglot-workspace-configuration' overrides these.
+For next edits as code actions: (:nextEdit (:enabled t))."
   :type 'plist)
 
 (defcustom infill-modes
@@ -342,6 +350,22 @@ taken.  NAMES maps a KEY's value to its words."
                             (infill--format-count (or (infill--number (infill--get f "acceptedChars")) 0)))))
                 groups "; "))))
 
+(defun infill--next-edits-line (figures)
+  "Next edits' FIGURES (`nextEdits' of `infill.status') as one line, or nil.
+Nil until the server asked for any or showed any: their requests, the
+estimated cost, edits taken of those shown, and dismissed."
+  (let ((n (lambda (key) (or (infill--number (infill--get figures key)) 0))))
+    (and figures
+         (or (> (funcall n "requests") 0) (> (funcall n "shown") 0))
+         (format "  next edits: %s request%s, est. %s, taken %s of %s (%s), %s dismissed"
+                 (infill--format-count (funcall n "requests"))
+                 (if (= (funcall n "requests") 1) "" "s")
+                 (infill--format-cost (funcall n "cost"))
+                 (infill--format-count (funcall n "accepted"))
+                 (infill--format-count (funcall n "shown"))
+                 (infill--format-percent (infill--number (infill--get figures "acceptanceRate")))
+                 (infill--format-count (funcall n "dismissed"))))))
+
 (defun infill-status-lines (status)
   "The usage figures STATUS (what `infill.status' answers) as lines of text."
   (let* ((total (infill--get status "total"))
@@ -379,6 +403,7 @@ taken.  NAMES maps a KEY's value to its words."
                 (infill--split-line "by language" (infill--get status "languages") "language")
                 (infill--split-line "by context" (infill--get status "contexts") "context"
                                     infill--context-arms)
+                (infill--next-edits-line (infill--get status "nextEdits"))
                 (and (> (funcall n "unpricedTokens") 0)
                      (format "  * %s tokens of models without a price are not in the cost"
                              (infill--format-count (funcall n "unpricedTokens"))))
@@ -423,8 +448,9 @@ Requests, prompt tokens and the share served from DeepSeek's prompt
 cache, the estimated cost, suggestions shown and taken, and latencies;
 the characters taken that are still where they went at each retention
 check, what taken and kept come to per dollar and per 1000 generated
-tokens, and the figures by language and by context arm; since the
-server started, in the buffer *infill-status*."
+tokens, the figures by language and by context arm, and next edits'
+requests, cost and edits taken; since the server started, in the buffer
+*infill-status*."
   (interactive)
   (let ((lines (infill-status-lines (infill-status-data))))
     (with-current-buffer (get-buffer-create "*infill-status*")

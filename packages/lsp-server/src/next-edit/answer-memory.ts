@@ -10,11 +10,19 @@ export interface NextEdit {
   readonly text: string;
 }
 
+/** Lines `start` to `end` (0-based, both included). */
+export interface LineSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** An answer remembered for one version of a document: the edits still to show, nearest the cursor first. */
 export interface RememberedAnswer {
   readonly uri: string;
   readonly version: number;
   readonly edits: readonly NextEdit[];
+  /** The region the model rewrote (every edit is inside it), in this version's lines. */
+  readonly region: LineSpan;
 }
 
 /** What a change did to a remembered answer. */
@@ -53,6 +61,8 @@ export function followAnswer(
       };
     });
   }
+  let region = answer.region;
+  for (const change of changes) region = followLines(region, change);
   const applied = edits.filter((entry) => entry.touched);
   const holds = (entry: (typeof edits)[number]) =>
     text.slice(entry.start, advance(entry.start, entry.edit.text)) === entry.edit.text;
@@ -66,7 +76,16 @@ export function followAnswer(
       edits: edits
         .filter((entry) => !entry.touched)
         .map(({ edit, start, end }) => ({ id: edit.id, range: { start, end }, text: edit.text })),
+      region,
     },
+  };
+}
+
+/** Lines through a change: its first line stays, its last one ends where that line's end went. */
+function followLines(span: LineSpan, change: AppliedChange): LineSpan {
+  return {
+    start: mapPosition({ line: span.start, character: 0 }, change, "before").line,
+    end: mapPosition({ line: span.end, character: Number.MAX_SAFE_INTEGER }, change, "after").line,
   };
 }
 

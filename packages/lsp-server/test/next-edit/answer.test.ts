@@ -22,6 +22,7 @@ const ANSWER: RememberedAnswer = {
   uri: "file:///a.ts",
   version: 2,
   edits: [ne("a", r(1, 4, 1, 9), "sum"), ne("b", r(2, 4, 2, 9), "sum"), ne("c", r(2, 11, 2, 16), "sum")],
+  region: { start: 1, end: 2 },
 };
 
 function followed(changes: TextDocumentContentChangeEvent[]) {
@@ -55,6 +56,28 @@ describe("followAnswer", () => {
       { range: r(2, 4, 2, 9), text: "sum" },
     ]);
     expect(result.kind === "advanced" && result.answer.edits.map((e) => e.id)).toEqual(["a"]);
+  });
+
+  it("moves the region with the lines an applied edit adds or removes", () => {
+    const docs = new Documents();
+    const uri = "file:///b.ts";
+    docs.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "a;\nb;\nc;\nd;\n" } });
+    const answer: RememberedAnswer = {
+      uri,
+      version: 1,
+      edits: [ne("n", r(1, 2, 1, 2), "\nb2;\nb3;"), ne("x", r(2, 0, 3, 0), "")],
+      region: { start: 1, end: 3 },
+    };
+    const step = (version: number, change: TextDocumentContentChangeEvent, from: RememberedAnswer) => {
+      const applied = docs.didChange({ textDocument: { uri, version }, contentChanges: [change] })!;
+      const result = followAnswer(from, version, applied.changes, docs.get(uri)!.buffer);
+      if (result.kind !== "advanced") throw new Error("dropped");
+      return result.answer;
+    };
+    const grown = step(2, { range: r(1, 2, 1, 2), text: "\nb2;\nb3;" }, answer);
+    expect(grown.region).toEqual({ start: 1, end: 5 });
+    expect(grown.edits).toEqual([ne("x", r(4, 0, 5, 0), "")]);
+    expect(step(3, { range: r(4, 0, 5, 0), text: "" }, grown).region).toEqual({ start: 1, end: 4 });
   });
 
   const drops: Array<[string, TextDocumentContentChangeEvent[]]> = [
