@@ -8,6 +8,7 @@ import {
   TimeoutError,
   ValidationError,
 } from "./errors.js";
+import { unwatchSignal, watchSignal } from "./signal-watch.js";
 
 // Reasons the scope is aborted with; compared by identity to tell a timeout from the caller's abort.
 const TIMED_OUT = new Error("infill: the call's deadline passed");
@@ -57,7 +58,7 @@ export class CallScope extends EventEmitter {
   readonly #deadline: number;
   #timer: NodeJS.Timeout | undefined;
   readonly #callerSignal: AbortSignal | undefined;
-  #onCallerAbort: (() => void) | undefined;
+  #watching = false;
 
   /** @param timeoutMs as checked by checkTimeoutMs; finite values are clamped to 2^31 − 1 (about 24.8 days). */
   constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
@@ -74,8 +75,8 @@ export class CallScope extends EventEmitter {
       if (callerSignal.aborted) {
         this.abort(CALLER_ABORTED);
       } else {
-        this.#onCallerAbort = () => this.abort(CALLER_ABORTED);
-        callerSignal.addEventListener("abort", this.#onCallerAbort, { once: true });
+        watchSignal(callerSignal, this, CALLER_ABORTED);
+        this.#watching = true;
       }
     }
   }
@@ -129,9 +130,9 @@ export class CallScope extends EventEmitter {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    if (this.#onCallerAbort) {
-      this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
-      this.#onCallerAbort = undefined;
+    if (this.#watching) {
+      this.#watching = false;
+      unwatchSignal(this.#callerSignal as AbortSignal, this);
     }
   }
 
