@@ -16,11 +16,10 @@ import { type BatchProgress, BatchTally } from "./batch-tally.js";
 import { type BatchTarget, batchTarget, type TargetAnswer } from "./batch-target.js";
 import { type BatchPause, rateLimitDecision } from "./rate-limit-decision.js";
 import { type Pending, RequestIntake } from "./request-intake.js";
-import { ResultQueue } from "./result-queue.js";
+import { ResultChannel } from "./result-channel.js";
 import { RetryQueue } from "./retry-queue.js";
 import { FailureStreak, passesCostCap } from "./stop-rules.js";
 import { TokenBucket } from "./token-bucket.js";
-import { Wakeups } from "./wakeups.js";
 
 // The stateful edge of a batch: it reads the input as it sends, keeps requests in flight under the limits the
 // pure pieces compute (aimd.ts, token-bucket.ts, rate-limit-decision.ts, stop-rules.ts), and hands the results to
@@ -83,8 +82,8 @@ export interface BatchEvents {
 
 /**
  * A running batch: an async iterable of its results, in the order they finish, and an EventEmitter of its
- * progress. Nothing is sent until iteration starts; it can be iterated once. Leaving the loop early aborts the
- * requests in flight.
+ * progress. Nothing is sent until iteration starts; it can be iterated once, by one reader. Leaving the loop early
+ * aborts the requests in flight.
  */
 export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable<BatchResult> {
   readonly #input: AsyncIterable<unknown> | Iterable<unknown>;
@@ -97,17 +96,36 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   readonly #failing: FailureStreak;
   readonly #abort = new AbortController();
   readonly #callOptions: RequestOptions;
-  readonly #results = new ResultQueue<BatchResult>();
+  readonly #results = new ResultChannel<BatchResult>(() => {
+    if (this.#behind) this.#fill();
+  });
   readonly #retries = new RetryQueue<Pending>();
   readonly #inFlight = new Set<Pending>();
   readonly #tally = new BatchTally();
-  readonly #wakeups = new Wakeups();
+  #iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
+  #inputDone = false;
+  /** Records read from the input so far: the position of the next one is this plus one. */
+  #position = 0;
+  /** A request read (or let through by nothing but the bucket), to be sent before any other. */
+  #held: Pending | undefined;
+  /** Waiting for the input's next record: the answer fills again. */
+  #reading = false;
+  /** In #fill, which must not run twice at once: what happens meanwhile is seen by the running one's next turn. */
+  #filling = false;
+  /** The one timer of the batch: the end of a pause, of the bucket's wait, of the soonest retry's wait. */
+  #timer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
   #rateLimitedInARow = 0;
-  /** The pump waits for the reader to catch up. */
+  /** Results the reader has not taken before sending stops until it does. */
+  #highWater = 0;
+  /** Sending waits for the reader to catch up. */
   #behind = false;
   #started = false;
+  /** The end has begun: the input is being closed. */
+  #ending = false;
   #finished = false;
+  #failure: { error: unknown } | undefined;
+  #onFinished: (() => void) | undefined;
   #startedAt = 0;
   #endedAt: number | undefined;
 
@@ -129,14 +147,14 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       throw new RangeError(`maxCost must be a non-negative number of US dollars, got ${options.maxCost}`);
     }
     this.#maxCost = options.maxCost;
-    this.#intake = new RequestIntake(
-      options.model ?? this.#target.defaultModel,
-      options.prices ?? {},
-      options.maxCost !== undefined,
-    );
+    this.#intake = new RequestIntake(this.#target, {
+      model: options.model ?? this.#target.defaultModel,
+      prices: options.prices ?? {},
+      pricesNeeded: options.maxCost !== undefined,
+    });
     this.#maxRateLimitRetries = options.maxRateLimitRetries ?? BATCH_DEFAULTS.maxRateLimitRetries;
     this.#failing = new FailureStreak(options.stopAfterFailures ?? BATCH_DEFAULTS.stopAfterFailures);
-    // One listener per request in flight: well past Node's warning threshold of 10, and not a leak.
+    // One listener per request in flight (none with the client's own, but a ProviderClient's may add them).
     setMaxListeners(0, this.#abort.signal);
     const signal = options.signal;
     if (signal !== undefined) {
@@ -161,118 +179,175 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     if (this.#abort.signal.aborted) return;
     this.#tally.progress.stopped ??= "aborted";
     this.#abort.abort();
-    this.#wakeups.wake();
+    this.#fill();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<BatchResult, void, undefined> {
+  [Symbol.asyncIterator](): AsyncIterator<BatchResult, undefined> {
     if (this.#started) throw new Error("a batch can be iterated only once");
     this.#started = true;
     this.#startedAt = performance.now();
-    let failure: { error: unknown } | undefined;
-    const pump = this.#pump().catch((error: unknown) => {
-      failure = { error };
-      this.abort();
-    });
+    this.#highWater = 2 * Math.max(this.#aimd.limit, 64);
     try {
-      for (;;) {
-        const result = this.#results.shift();
-        if (result !== undefined) {
-          // The pump waits while the reader is behind by highWater results.
-          if (this.#behind && this.#results.size === 0) this.#wakeups.wake();
-          yield result;
-          continue;
-        }
-        if (this.#finished) break;
-        await this.#wakeups.waitForResult();
-      }
-      await pump;
-      if (failure !== undefined) throw failure.error;
-    } finally {
-      if (!this.#finished) {
-        this.abort();
-        await pump;
-      }
+      this.#iterator = iterate(this.#input);
+    } catch (error) {
+      this.#inputDone = true;
+      this.#failure = { error };
+      this.abort();
     }
+    this.#fill();
+    return {
+      next: () => this.#results.next(),
+      return: async () => {
+        if (!this.#finished) {
+          this.abort();
+          await new Promise<void>((resolve) => {
+            if (this.#finished) resolve();
+            else this.#onFinished = resolve;
+          });
+        }
+        return { value: undefined, done: true };
+      },
+    };
   }
 
-  /** Sends requests while the limits allow, until the input and the retries are done and nothing is in flight. */
-  async #pump(): Promise<void> {
-    const input = iterate(this.#input);
-    let inputDone = false;
-    let position = 0;
-    let held: Pending | undefined;
-    const highWater = 2 * Math.max(this.#aimd.limit, 64);
-    const progress = this.#tally.progress;
-    const sleep = (ms?: number): Promise<void> => this.#wakeups.sleep(ms);
+  /**
+   * Sends what the limits allow now. It runs again whenever that may change: a request lands, the reader catches
+   * up, the input answers, the timer fires, the batch is aborted. Ends the batch when nothing is left to send and
+   * nothing is in flight. A failure of the input ends it too, thrown to the reader after the last result.
+   */
+  #fill(): void {
+    if (this.#filling || this.#ending || !this.#started) return;
+    this.#filling = true;
+    let over = false;
     try {
-      while (!this.#abort.signal.aborted) {
-        const buffered = this.#results.size;
-        if (this.#inFlight.size >= this.#aimd.limit || buffered >= highWater) {
-          this.#behind = buffered >= highWater;
-          await sleep();
-          this.#behind = false;
-          continue;
-        }
-        let now = performance.now();
-        if (this.#pausedUntil > now) {
-          await sleep(this.#pausedUntil - now);
-          continue;
-        }
-        let item: Pending | BatchFailure | undefined = held ?? this.#retries.takeDue(now);
-        held = undefined;
-        if (item === undefined) {
-          const stopped = progress.stopped !== undefined;
-          if (!inputDone && !stopped) {
-            // An array's iterator answers at once: no need to wait a turn for it.
-            const pending = input.next();
-            const next = pending instanceof Promise ? await pending : pending;
-            if (next.done) inputDone = true;
-            else item = this.#intake.admit(next.value, ++position, this.#tally.typicalCompletion());
-            if (item === undefined) continue;
-            if ("error" in item) {
-              this.#fail(item);
-              continue;
-            }
-            now = performance.now();
-          } else if (this.#retries.size > 0 && !stopped) {
-            await sleep(this.#retries.soonest() - now);
-            continue;
-          } else if (this.#inFlight.size > 0) {
-            await sleep();
-            continue;
-          } else {
-            break;
-          }
-        }
-        if (progress.stopped !== undefined) {
-          progress.notSent += 1;
-          continue;
-        }
-        if (this.#bucket !== undefined) {
-          const wait = this.#bucket.take(item.taken, now);
-          if (wait > 0) {
-            held = item;
-            this.emit("pause", { ms: wait, reason: "tokens-per-minute" });
-            await sleep(wait);
-            continue;
-          }
-        }
-        if (passesCostCap(this.#maxCost, progress.cost, this.#tally.reservedCost, item.worstCost)) {
-          this.#bucket?.settle(item.taken, 0, now);
-          progress.notSent += 1;
-          this.#stop("max-cost");
-          continue;
-        }
-        this.#send(item);
-      }
+      over = this.#sendAll();
+    } catch (error) {
+      this.#failure ??= { error };
+      this.abort();
     } finally {
-      if (!inputDone) await input.return?.();
-      // Every request in flight settles (aborted ones at once) before the iteration ends: nothing is left running.
-      while (this.#inFlight.size > 0) await sleep();
+      this.#filling = false;
+    }
+    if (over || (this.#abort.signal.aborted && this.#inFlight.size === 0 && !this.#reading)) this.#end();
+  }
+
+  /** The loop of #fill. @returns true when the batch is over. */
+  #sendAll(): boolean {
+    const progress = this.#tally.progress;
+    while (!this.#abort.signal.aborted) {
+      if (this.#reading) return false;
+      const buffered = this.#results.size;
+      this.#behind = buffered >= this.#highWater;
+      if (this.#behind || this.#inFlight.size >= this.#aimd.limit) return false;
+      const now = performance.now();
+      if (this.#pausedUntil > now) return this.#wakeAt(this.#pausedUntil);
+      let item = this.#held ?? this.#retries.takeDue(now);
+      this.#held = undefined;
+      if (item === undefined) {
+        const stopped = progress.stopped !== undefined;
+        if (!this.#inputDone && !stopped) {
+          const next = (this.#iterator as Iterator<unknown>).next();
+          // An array's iterator answers at once: no need to wait a turn for it.
+          if (next instanceof Promise) {
+            this.#read(next);
+            return false;
+          }
+          item = this.#admit(next);
+          if (item === undefined) continue;
+        } else if (this.#retries.size > 0 && !stopped) {
+          return this.#wakeAt(this.#retries.soonest());
+        } else {
+          return this.#inFlight.size === 0;
+        }
+      }
+      if (progress.stopped !== undefined) {
+        progress.notSent += 1;
+        continue;
+      }
+      if (this.#bucket !== undefined) {
+        const wait = this.#bucket.take(item.taken, now);
+        if (wait > 0) {
+          this.#held = item;
+          this.emit("pause", { ms: wait, reason: "tokens-per-minute" });
+          return this.#wakeAt(now + wait);
+        }
+      }
+      if (passesCostCap(this.#maxCost, progress.cost, this.#tally.reservedCost, item.worstCost)) {
+        this.#bucket?.settle(item.taken, 0, now);
+        progress.notSent += 1;
+        this.#stop("max-cost");
+        continue;
+      }
+      this.#send(item);
+    }
+    return false;
+  }
+
+  /** Takes the input's answer: the request to send, if it gives one (a bad record's failure is a result at once). */
+  #admit(next: IteratorResult<unknown>): Pending | undefined {
+    if (next.done) {
+      this.#inputDone = true;
+      return undefined;
+    }
+    this.#position += 1;
+    const item = this.#intake.admit(next.value, this.#position, this.#tally.typicalCompletion());
+    if (item === undefined || !("error" in item)) return item;
+    this.#fail(item);
+    return undefined;
+  }
+
+  /** Waits for an input that answers later (a file's lines): one record at a time, never read ahead. */
+  #read(next: Promise<IteratorResult<unknown>>): void {
+    this.#reading = true;
+    next.then(
+      (result) => {
+        this.#reading = false;
+        const item = this.#admit(result);
+        if (item !== undefined && this.#abort.signal.aborted) this.#tally.progress.notSent += 1;
+        else this.#held = item;
+        this.#fill();
+      },
+      (error: unknown) => {
+        this.#reading = false;
+        // An iterator that threw is done: it is not closed again.
+        this.#inputDone = true;
+        this.#failure ??= { error };
+        this.abort();
+        this.#fill();
+      },
+    );
+  }
+
+  /** Fills again at `at` (performance.now() ms; 1 ms from now at the soonest). @returns false, for #sendAll. */
+  #wakeAt(at: number): false {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#fill();
+      },
+      Math.max(1, Math.ceil(at - performance.now())),
+    );
+    return false;
+  }
+
+  /** The batch is over: the input closed (if it was left early), then the reader gets the end. */
+  #end(): void {
+    if (this.#ending) return;
+    this.#ending = true;
+    clearTimeout(this.#timer);
+    const finish = (): void => {
       this.#endedAt = performance.now();
       this.#finished = true;
-      this.#wakeups.wake();
-    }
+      this.#results.close(this.#failure ?? {});
+      this.#onFinished?.();
+    };
+    const closing = this.#inputDone ? undefined : this.#iterator?.return?.();
+    if (closing instanceof Promise) {
+      closing.then(finish, (error: unknown) => {
+        this.#failure ??= { error };
+        finish();
+      });
+    } else finish();
   }
 
   /** Nothing more is sent: the requests waiting to be sent again are not sent either. */
@@ -289,7 +364,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     this.#inFlight.add(item);
     this.#tally.reservedCost += item.worstCost;
     const started = performance.now();
-    this.#target.complete(item.request, this.#callOptions).then(
+    this.#target.send(item.prepared, this.#callOptions).then(
       (answer) => this.#answered(item, answer, started),
       (error: unknown) => this.#failed(item, error),
     );
@@ -326,10 +401,13 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     // A 429 is not billed, and an aborted or failed request is assumed not to be.
     this.#bucket?.settle(item.taken, 0, now);
     if (this.#abort.signal.aborted) {
-      this.#wakeups.wake();
+      this.#fill();
       return;
     }
-    if (error instanceof RateLimitError && this.#rateLimited(item, error, now)) return;
+    if (error instanceof RateLimitError && this.#rateLimited(item, error, now)) {
+      this.#fill();
+      return;
+    }
     if (this.#failing.failed(error)) this.#stop("failing");
     this.#fail(error instanceof ValidationError ? invalidRequest(item, error) : failureOf(item.id, error));
   }
@@ -362,7 +440,6 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
     item.notBefore = retryAt;
     item.rateLimits += 1;
     this.#retries.push(item);
-    this.#wakeups.wake();
     return true;
   }
 
@@ -374,7 +451,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   #push(result: BatchResult): void {
     this.#results.push(result);
     if (this.listenerCount("progress") > 0) this.emit("progress", this.progress());
-    this.#wakeups.wake();
+    this.#fill();
   }
 
   #limitChanged(change: LimitChange | undefined): void {
