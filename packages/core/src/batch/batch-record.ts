@@ -160,6 +160,15 @@ function length(text: unknown): number {
   return typeof text === "string" ? text.length : 0;
 }
 
+/** Parses one input line: its record, or the failure of a line that is not JSON. */
+export function parseLine(text: string, line: number): { record: unknown } | BatchFailure {
+  try {
+    return { record: JSON.parse(text) };
+  } catch (error) {
+    return invalid(null, line, `line ${line}: not JSON (${(error as Error).message})`);
+  }
+}
+
 /** Reads and checks one input line (see {@link checkRecord}): a line that is not JSON is a failure too. */
 export function checkLine(
   text: string,
@@ -167,13 +176,8 @@ export function checkLine(
   target: BatchTarget,
   model: string | undefined,
 ): CheckedRecord | BatchFailure {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return invalid(null, line, `line ${line}: not JSON (${(error as Error).message})`);
-  }
-  return checkRecord(record, line, target, model);
+  const parsed = parseLine(text, line);
+  return isFailure(parsed) ? parsed : checkRecord(parsed.record, line, target, model);
 }
 
 /** The failure record of an input record that is not a request. */

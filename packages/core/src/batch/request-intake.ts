@@ -11,11 +11,13 @@ import {
 } from "./batch-record.js";
 import type { BatchTarget } from "./batch-target.js";
 import { estimateTokens, FIM_MAX_TOKENS, worstCaseCost } from "./cost-estimate.js";
+import { inputKey } from "./resume.js";
+import { type BatchShard, shardOf } from "./shard.js";
 
 // How an input record of a batch becomes a request on its way: read, checked and made ready to send by the
 // target, refused when its id came before or when the cost cap cannot bound it, and given the estimates the limits
-// count it by. Records in, requests or failures out; the target's prepare() is its only call out, and it does no
-// I/O.
+// count it by; a record of another shard is passed over. Records in, requests or failures out; the target's
+// prepare() is its only call out, and it does no I/O.
 
 /** One request on its way: the checked record and how it has fared. */
 export interface Pending {
@@ -50,6 +52,8 @@ export interface IntakeOptions {
   prices: Readonly<Record<string, ModelPrice>>;
   /** Whether a request needs a known price (a cost cap is set). */
   pricesNeeded: boolean;
+  /** The shard this run takes; undefined for every record. */
+  shard?: BatchShard | undefined;
 }
 
 /** Turns a batch's input records into requests, remembering the ids seen. */
@@ -66,13 +70,21 @@ export class RequestIntake {
   }
 
   /**
-   * Reads an input record; a bad one becomes a failure result, a good one a request to send.
+   * Reads an input record; a bad one becomes a failure result, a good one a request to send, and one of another
+   * shard undefined.
    *
    * @param line the record's position (1-based).
    * @param typicalCompletion generated tokens counted ahead for a request with no `max_tokens`.
    */
-  admit(record: unknown, line: number, typicalCompletion: number): Pending | BatchFailure {
-    const { model } = this.#options;
+  admit(record: unknown, line: number, typicalCompletion: number): Pending | BatchFailure | undefined {
+    const { model, shard } = this.#options;
+    if (
+      shard !== undefined &&
+      shard.count > 1 &&
+      shardOf(inputKey(record, line), shard.count) !== shard.index
+    ) {
+      return undefined;
+    }
     const checked = readRecord(record, line, model);
     if (isFailure(checked)) return checked;
     const { id } = checked;

@@ -18,6 +18,7 @@ import { type BatchPause, rateLimitDecision } from "./rate-limit-decision.js";
 import { type Pending, RequestIntake } from "./request-intake.js";
 import { ResultChannel } from "./result-channel.js";
 import { RetryQueue } from "./retry-queue.js";
+import { type BatchShard, checkShard } from "./shard.js";
 import { FailureStreak, passesCostCap } from "./stop-rules.js";
 import { TokenBucket } from "./token-bucket.js";
 
@@ -65,6 +66,14 @@ export interface BatchOptions {
   timeoutMs?: number | undefined;
   /** Stops the batch: requests in flight are aborted and give no result; the iteration ends. */
   signal?: AbortSignal | undefined;
+  /**
+   * Takes only the records of one shard of N: those whose key (the id's JSON text, or `line:N` for a record without
+   * one) hashes to `index` with FNV-1a, modulo `count` (see shard.ts); the others give no result. N runs over the
+   * same input, each with its own index, answer every record once between them, wherever they run; `index` from 0 to
+   * `count − 1`. Each run's concurrency options are its own: see the README for sharing an account's limit.
+   * Default: every record.
+   */
+  shard?: BatchShard | undefined;
 }
 
 /** Defaults of {@link BatchOptions}. */
@@ -129,7 +138,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
   #startedAt = 0;
   #endedAt: number | undefined;
 
-  /** @throws {RangeError} for a bad concurrency bound, cap or cost. */
+  /** @throws {RangeError} for a bad concurrency bound, cap, cost or shard. */
   constructor(requests: AsyncIterable<unknown> | Iterable<unknown>, options: BatchOptions = {}) {
     super();
     this.#input = requests;
@@ -151,6 +160,7 @@ export class BatchRun extends EventEmitter<BatchEvents> implements AsyncIterable
       model: options.model ?? this.#target.defaultModel,
       prices: options.prices ?? {},
       pricesNeeded: options.maxCost !== undefined,
+      shard: options.shard === undefined ? undefined : checkShard(options.shard),
     });
     this.#maxRateLimitRetries = options.maxRateLimitRetries ?? BATCH_DEFAULTS.maxRateLimitRetries;
     this.#failing = new FailureStreak(options.stopAfterFailures ?? BATCH_DEFAULTS.stopAfterFailures);
