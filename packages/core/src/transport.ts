@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import type { Dispatcher } from "undici";
 import { CallScope, checkTimeoutMs } from "./call-scope.js";
 import { preconnectShared, sharedDispatcher } from "./dispatcher.js";
@@ -244,7 +245,8 @@ export class Transport {
       method: "POST",
       headers: streaming ? this.#streamHeaders : this.#jsonHeaders,
       body,
-      signal: scope,
+      // An EventEmitter-like signal, which undici accepts (see CallScope).
+      signal: scope as unknown as EventEmitter,
     };
     for (let attempt = 0; ; attempt++) {
       let response: Dispatcher.ResponseData;
