@@ -13,8 +13,9 @@
 // 3. Memory: the CLI over 10,000 requests of 4 KB prompts (streamed from a 40 MB file), its peak RSS.
 // 4. Shards: the same records by one `infill batch` and by 4 at once (`--shard K/4`, 4 processes), against a sim
 //    limited to the account's concurrency (64 at once, 20 ms a request): the 4 given a quarter of the limit each,
-//    and the 4 finding it on their own (AIMD from 16); wall time, 429s, and each id once in the merged outputs
-//    (`infill batch merge --input`).
+//    and the 4 finding it on their own (AIMD from 16); wall time, the CPU time of the processes together (each
+//    shard reads the whole input, twice), 429s, and each id once in the merged outputs (`infill batch merge
+//    --input`). On one machine the 4 share its cores; on 4 machines each has its own.
 //
 // Environment: BENCH_SLICE (requests per run of part 1, default 1000), BENCH_PAIRS (default 12), BENCH_N (requests
 // per CLI run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS (default 3), BENCH_LIMITED_N
@@ -347,7 +348,8 @@ try {
       await merge([...outputs, "--input", input, "-o", merged]);
       const ids = await idsOnce(merged, shardN);
       await Promise.all([...outputs, merged].map((file) => rm(file, { force: true })));
-      return { ms, rateLimited: runs.reduce((sum, run) => sum + run.summary.rate_limited, 0), ids };
+      const sum = (field) => runs.reduce((total, run) => total + run.summary[field], 0);
+      return { ms, cpuMs: sum("cpu_ms"), rateLimited: sum("rate_limited"), ids };
     };
     const single = [];
     const shared = [];
@@ -356,7 +358,12 @@ try {
     for (let i = 0; i < rounds; i++) {
       const output = join(dir, `single-${i}.jsonl`);
       const one = await cliRun(sim.url, input, output, flags(concurrency, concurrency));
-      single.push({ ms: one.ms, rateLimited: one.summary.rate_limited, ids: await idsOnce(output, shardN) });
+      single.push({
+        ms: one.ms,
+        cpuMs: one.summary.cpu_ms,
+        rateLimited: one.summary.rate_limited,
+        ids: await idsOnce(output, shardN),
+      });
       await rm(output, { force: true });
       shared.push(await shardRun(`shared-${i}`, share, share));
       found.push(await shardRun(`found-${i}`, share, 128));
@@ -365,16 +372,19 @@ try {
     const singleMs = median(single.map((r) => r.ms));
     const row = (label, runs) => {
       const ms = median(runs.map((r) => r.ms));
+      const cpu = median(runs.map((r) => r.cpuMs));
       const limited = median(runs.map((r) => r.rateLimited));
       const ids = runs.every((r) => r.ids) ? "yes" : "NO";
-      return `${label.padEnd(44)} ${pad((ms / 1000).toFixed(2), 7)} ${pad((ms / singleMs).toFixed(3), 6)} ${pad(limited, 6)}   ${ids}`;
+      return `${label.padEnd(44)} ${pad((ms / 1000).toFixed(2), 7)} ${pad((ms / singleMs).toFixed(3), 6)} ${pad((cpu / 1000).toFixed(2), 8)} ${pad(limited, 6)}   ${ids}`;
     };
     console.log("");
     console.log(
       `4. ${shardN} requests by one infill batch and by 4 shards at once (4 processes), a sim limited to ${concurrency} ` +
         `at once (20 ms a request), median of ${rounds} alternating runs`,
     );
-    console.log("side                                         wall (s)  ratio   429s   each id once");
+    console.log(
+      "side                                         wall (s)  ratio  CPU (s)   429s   each id once",
+    );
     console.log(row(`one run, concurrency ${concurrency}`, single));
     console.log(row(`4 shards, ${share} each (--max-concurrency ${share})`, shared));
     console.log(row(`4 shards finding the limit (from ${share}, max 128)`, found));

@@ -15,6 +15,7 @@ import {
   type ModelEstimate,
 } from "./batch/cost-estimate.js";
 import { readLines } from "./batch/jsonl-lines.js";
+import { LineSet } from "./batch/line-set.js";
 import {
   formatBar,
   formatCount,
@@ -121,6 +122,8 @@ interface InputScan {
   invalidLines: Set<number>;
   /** Ids on more than one line: the key, and its lines. */
   duplicates: Map<string, number[]>;
+  /** With a shard, its lines (the others are not parsed again); undefined without one. */
+  ours: LineSet | undefined;
   estimate: CostEstimate;
 }
 
@@ -265,6 +268,7 @@ async function scanInput(
     skipped: 0,
     invalidLines: new Set(),
     duplicates: new Map(),
+    ours: shard === undefined ? undefined : new LineSet(),
     estimate: new CostEstimate(),
   };
   const firstLine = new Map<string, number>();
@@ -281,6 +285,7 @@ async function scanInput(
     }
     const key = inputKey(record, line.number);
     if (!isOurs(key, shard)) continue;
+    scan.ours?.add(line.number);
     if (isDone(key, resume, retryErrors)) {
       scan.skipped += 1;
       continue;
@@ -334,6 +339,7 @@ async function execute(job: Execution): Promise<number> {
   async function* requests(): AsyncGenerator<unknown, void, undefined> {
     for await (const line of readLines(createReadStream(job.input))) {
       if (line.text.trim() === "") continue;
+      if (scan.ours !== undefined && !scan.ours.has(line.number)) continue;
       if (scan.invalidLines.has(line.number)) {
         const failure = checkLine(line.text, line.number, job.target, job.model);
         if (isFailure(failure)) {
@@ -343,7 +349,7 @@ async function execute(job: Execution): Promise<number> {
         continue;
       }
       // The first pass checked every line of this run's: one that is not a request and not among invalidLines has
-      // its error record in OUT already (or is another shard's).
+      // its error record in OUT already.
       let record: unknown;
       try {
         record = JSON.parse(line.text);
@@ -351,7 +357,7 @@ async function execute(job: Execution): Promise<number> {
         continue;
       }
       const key = inputKey(record, line.number);
-      if (!isOurs(key, settings.shard) || isDone(key, job.resume, job.retryErrors)) continue;
+      if (isDone(key, job.resume, job.retryErrors)) continue;
       yield record;
     }
   }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineSplitter } from "../src/batch/jsonl-lines.js";
+import { LineSet } from "../src/batch/line-set.js";
 import { MergeCheck } from "../src/batch/merge-check.js";
 import { inputKey } from "../src/batch/resume.js";
 import { checkShard, fnv1a, shardOf } from "../src/batch/shard.js";
@@ -193,5 +194,16 @@ describe("MergeCheck", () => {
     ],
   ])("finds %s", (_, files, input, problems) => {
     expect(check(files, input)).toEqual(problems);
+  });
+});
+
+describe("LineSet", () => {
+  it("holds the lines added, across its growth, and no others", () => {
+    const set = new LineSet();
+    const lines = [1, 7, 8, 9, 8191, 8192, 100_000, 1_000_003];
+    for (const line of lines) set.add(line);
+    for (const line of lines) expect(set.has(line)).toBe(true);
+    for (const line of [0, 2, 10, 8190, 8193, 99_999, 1_000_002, 5_000_000])
+      expect(set.has(line)).toBe(false);
   });
 });

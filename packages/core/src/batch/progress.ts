@@ -117,6 +117,8 @@ export interface RunSummary {
   last_error: string | null;
   /** The process's peak resident memory (bytes). */
   peak_rss_bytes: number;
+  /** The process's CPU time, user and system, since it started (ms). */
+  cpu_ms: number;
   /** The shard this run took (`--shard`), or null for the whole input. */
   shard: { index: number; count: number } | null;
 }
@@ -162,8 +164,14 @@ export function summarize(
         : (figures.stopped ?? null),
     last_error: extra.lastError ?? null,
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    cpu_ms: Math.round(cpuMs()),
     shard: extra.shard === undefined ? null : { index: extra.shard.index, count: extra.shard.count },
   };
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The summary for people: a few lines. */
