@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BatchTally } from "../src/batch/batch-tally.js";
 import { batchTarget } from "../src/batch/batch-target.js";
 import { type Pending, RequestIntake } from "../src/batch/request-intake.js";
+import { ResultChannel } from "../src/batch/result-channel.js";
 import { ResultQueue } from "../src/batch/result-queue.js";
 import { RetryQueue } from "../src/batch/retry-queue.js";
 import { FimClient } from "../src/client.js";
@@ -152,5 +153,36 @@ describe("RequestIntake", () => {
     // The body sent: the record without its id, the model filled in.
     expect(JSON.parse(item.prepared as string)).toEqual({ model: "deepseek-v4-flash", ...fields });
     expect(item.worstCost).toBeCloseTo(expected.worstCost as number, 15);
+  });
+});
+
+describe("ResultChannel", () => {
+  it("hands results over in order, says when the reader caught up after it was full, then ends with the error", async () => {
+    let drained = 0;
+    const channel = new ResultChannel<number>(2, () => {
+      drained += 1;
+    });
+    const waiting = channel.next();
+    channel.push(1);
+    expect(await waiting).toEqual({ value: 1, done: false });
+    channel.push(2);
+    expect(channel.full()).toBe(false);
+    channel.push(3);
+    expect(channel.full()).toBe(true);
+    expect(await channel.next()).toEqual({ value: 2, done: false });
+    expect(drained).toBe(0);
+    expect(await channel.next()).toEqual({ value: 3, done: false });
+    expect(drained).toBe(1);
+    let closed = false;
+    void channel.closed().then(() => {
+      closed = true;
+    });
+    channel.push(4);
+    channel.close({ error: new Error("input failed") });
+    await channel.closed();
+    expect(closed).toBe(true);
+    expect(await channel.next()).toEqual({ value: 4, done: false });
+    await expect(channel.next()).rejects.toThrow("input failed");
+    expect(await channel.next()).toEqual({ value: undefined, done: true });
   });
 });

@@ -180,6 +180,28 @@ export function checkLine(
   return isFailure(parsed) ? parsed : checkRecord(parsed.record, line, target, model);
 }
 
+/** The record of an answer. @param latencyMs from sending the request to its whole answer. */
+export function answerOf(
+  id: BatchId,
+  answer: {
+    text: string;
+    finish_reason: string | null;
+    usage: Usage | undefined;
+    logprobs?: Logprobs | undefined;
+  },
+  latencyMs: number,
+): BatchAnswer {
+  const result: BatchAnswer = {
+    id,
+    text: answer.text,
+    finish_reason: answer.finish_reason,
+    usage: answer.usage ?? null,
+    latency_ms: Math.round(latencyMs),
+  };
+  if (answer.logprobs !== undefined) result.logprobs = answer.logprobs;
+  return result;
+}
+
 /** The failure record of an input record that is not a request. */
 export function invalid(id: BatchId | null, line: number, message: string): BatchFailure {
   return { id, line, error: { status: null, type: "invalid_request", message } };

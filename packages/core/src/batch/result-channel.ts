@@ -12,21 +12,42 @@ export interface ChannelEnd {
 /** The results between the batch that makes them and the one reader that takes them. */
 export class ResultChannel<T> {
   readonly #queue = new ResultQueue<T>();
+  readonly #highWater: number;
   readonly #onDrained: () => void;
+  /** full() said yes: the reader is to say when it has caught up. */
+  #wasFull = false;
+  #closed: Promise<void> | undefined;
+  #onClosed: (() => void) | undefined;
   #resolve: ((result: IteratorResult<T, undefined>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
   #end: ChannelEnd | undefined;
   /** The reader's read in progress, while it waits. */
   #waiting: Promise<unknown> | undefined;
 
-  /** @param onDrained called when the reader has taken every result queued (the batch may be waiting for it). */
-  constructor(onDrained: () => void) {
+  /**
+   * @param highWater results queued, not yet read, at which the channel is full.
+   * @param onDrained called when the reader has taken every result queued after full() said yes.
+   */
+  constructor(highWater: number, onDrained: () => void) {
+    this.#highWater = highWater;
     this.#onDrained = onDrained;
   }
 
-  /** Results queued, not yet read. */
-  get size(): number {
-    return this.#queue.size;
+  /** Whether the reader is `highWater` results behind: then onDrained is called once it has caught up. */
+  full(): boolean {
+    this.#wasFull = this.#queue.size >= this.#highWater;
+    return this.#wasFull;
+  }
+
+  /** Resolves once close() has been called. */
+  closed(): Promise<void> {
+    this.#closed ??=
+      this.#end === undefined
+        ? new Promise<void>((resolve) => {
+            this.#onClosed = resolve;
+          })
+        : Promise.resolve();
+    return this.#closed;
   }
 
   /** Hands a result to the reader. */
@@ -44,6 +65,7 @@ export class ResultChannel<T> {
   /** No more results: the reader gets those queued, then the end (`end.error` thrown, if set). */
   close(end: ChannelEnd): void {
     this.#end ??= end;
+    this.#onClosed?.();
     const resolve = this.#resolve;
     const reject = this.#reject;
     if (resolve === undefined || reject === undefined) return;
@@ -60,7 +82,10 @@ export class ResultChannel<T> {
     }
     const item = this.#queue.shift();
     if (item !== undefined) {
-      if (this.#queue.size === 0) this.#onDrained();
+      if (this.#wasFull && this.#queue.size === 0) {
+        this.#wasFull = false;
+        this.#onDrained();
+      }
       return Promise.resolve({ value: item, done: false });
     }
     const read = new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
