@@ -51,6 +51,7 @@ import {
   SHOWN_COMMAND,
   STATUS_COMMAND,
 } from "../stats/commands.js";
+import { RequestCosts } from "../stats/request-cost.js";
 import { statusLine } from "../stats/status-line.js";
 import { UsageTracker } from "../stats/usage-tracker.js";
 import { type CatalogueEntry, providerCatalogue } from "../upstream/provider-catalogue.js";
@@ -102,6 +103,7 @@ export class InfillServer {
   readonly #usage: UsageTracker;
   readonly #engine: CompletionEngine;
   readonly #nextEdits: NextEdits;
+  readonly #costs = new RequestCosts();
   #capabilities: ClientCapabilities = {};
 
   constructor(options: InfillServerOptions) {
@@ -130,6 +132,7 @@ export class InfillServer {
         log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
         this.#provider.settingsChanged();
         this.#nextEdits.settingsChanged();
+        if (!next.metrics) this.#costs.stop();
       },
     });
     this.#documents = new Documents((message) => log.warn(message));
@@ -374,6 +377,7 @@ export class InfillServer {
   async shutdown(): Promise<void> {
     this.#engine.dispose();
     this.#usage.dispose();
+    this.#costs.stop();
     this.#context.loaded?.dispose();
     await Promise.all([this.#provider.close(), this.#nextEdits.shutdown()]);
   }
@@ -399,13 +403,15 @@ export class InfillServer {
     onPartial?: PartialListener,
   ): Promise<{ place: Placement; alternatives: Placement[] } | undefined> {
     await this.#settings.ready;
+    const metered = this.#settings.current.metrics ? this.#costs.begin() : undefined;
     const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
+    const cost = metered?.();
     if (result.kind === "none") {
       this.#channel.log.debug(`no suggestion: ${result.reason}`);
       this.#usage.noAnswer(uri, result.reason);
       return undefined;
     }
-    if (this.#settings.current.metrics) this.#channel.metrics(uri, result);
+    if (cost) this.#channel.metrics(uri, result, cost);
     const doc = this.#documents.get(uri);
     if (!doc) return undefined;
     const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
