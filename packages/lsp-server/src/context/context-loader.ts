@@ -5,6 +5,7 @@ import type { ContextSettings } from "../settings/settings.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { EMPTY_BLOCK } from "./block/block.js";
 import type { ContextResult, DocumentSource, RepositoryContext } from "./repository-context.js";
+import type { TypeDefinitionAsk } from "./typing/editor-types.js";
 
 /** Where the repository context of a request comes from (`ContextLoader` and `RepositoryContext` fit). */
 export interface ContextSource {
@@ -18,6 +19,8 @@ export interface ContextLoaderOptions {
   workspace: Workspace;
   settings: () => ContextSettings;
   log: Logger;
+  /** How to ask the editor where types are declared; undefined while the client cannot be asked. */
+  typeDefinitions?: () => TypeDefinitionAsk | undefined;
 }
 
 /**
@@ -41,8 +44,14 @@ export class ContextLoader implements ContextSource {
   /** Load the repository context now (once). */
   load(): Promise<RepositoryContext> {
     this.#loading ??= import("./repository-context.js").then(({ RepositoryContext }) => {
-      const { documents, workspace, settings, log } = this.options;
-      const context = new RepositoryContext({ documents, workspace, settings, log });
+      const { documents, workspace, settings, log, typeDefinitions } = this.options;
+      const context = new RepositoryContext({
+        documents,
+        workspace,
+        settings,
+        log,
+        ...(typeDefinitions ? { typeDefinitions } : {}),
+      });
       // Documents opened while it loaded (an editor restores its tabs right after `initialize`).
       for (const doc of documents.all()) context.didOpen(doc.uri);
       this.#loaded = context;

@@ -5,8 +5,8 @@ import type { Logger } from "../log/logger.js";
 import type { ContextSettings } from "../settings/settings.js";
 import { uriToPath, Workspace } from "../workspace/workspace.js";
 import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
-import { BlockCache, type Reason } from "./block/block-cache.js";
-import { BlockChooser } from "./block/block-chooser.js";
+import { BlockCache, type Reason, typeKey } from "./block/block-cache.js";
+import { BlockChooser, type LocatedType } from "./block/block-chooser.js";
 import { DeclarationMemo } from "./block/declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
 import { openDocumentTooLarge } from "./files/file-policy.js";
@@ -22,6 +22,9 @@ import { SimilarIndex } from "./similar/similar-index.js";
 import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
 import type { ParsedModule } from "./types.js";
+import { EditorTypes, type TypeDefinitionAsk } from "./typing/editor-types.js";
+import { receiverAt } from "./typing/receivers.js";
+import { declarationAtLine } from "./typing/type-at-line.js";
 
 export { withoutTypedName } from "./block/block-cache.js";
 export type { DocumentSource } from "./document-lines.js";
@@ -33,6 +36,8 @@ export interface RepositoryContextOptions {
   workspace?: Workspace;
   settings: () => ContextSettings;
   log: Logger;
+  /** How to ask the editor where types are declared; none (or undefined) while the client cannot be asked. */
+  typeDefinitions?: () => TypeDefinitionAsk | undefined;
 }
 
 /** The context of one request, and what choosing it cost. */
@@ -55,6 +60,7 @@ export interface ContextResult {
  * - {@link CurrentImports}: the imports of the document a request is made in;
  * - {@link OpenModules}: the parses of open documents, which win over the files on disk;
  * - {@link SimilarIndex}: the windows of open documents, indexed off the request path;
+ * - {@link EditorTypes}: what the editor's language servers say of the receiver's type at the cursor;
  * - and the files: a {@link SourceCache} (workspace only, ignore rules, secrets, sizes; by modification time),
  *   the project files ({@link ProjectEnv}), the {@link WorkspaceSymbols} index, the {@link RecentEdits}.
  *
@@ -73,6 +79,7 @@ export class RepositoryContext {
   readonly #imports: CurrentImports;
   readonly #similar: SimilarIndex;
   readonly #chooser: BlockChooser;
+  readonly #types: EditorTypes;
   readonly #pending = new Map<string, Promise<ContextResult>>();
   readonly #stopWatchingFolders: () => void;
   readonly #stopGrammarLog: () => void;
@@ -161,6 +168,12 @@ export class RepositoryContext {
       symbols: this.#symbols,
       recent: this.#recent,
       memo: this.#memo,
+      typeOutline: declarationAtLine,
+    });
+    this.#types = new EditorTypes({
+      ask: () => options.typeDefinitions?.(),
+      budgetMs: () => options.settings().typeDefinitionMs,
+      log: options.log,
     });
   }
 
@@ -173,6 +186,7 @@ export class RepositoryContext {
     const settings = this.options.settings();
     if (!settings.enabled || budgetTokens <= 0) return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
     this.#applyExclude(settings.exclude);
+    const types = await this.#locatedTypes(doc, position);
     const pending = this.#pending.get(doc.uri);
     if (pending) return pending;
 
@@ -185,6 +199,7 @@ export class RepositoryContext {
       settings,
       support,
       imports: () => (support && path ? this.#imports.parse(doc, position, support, path) : undefined),
+      types: types.map(typeKey),
     });
     const state = this.#blocks.get(doc.uri);
     if (!reason && state) {
@@ -192,13 +207,13 @@ export class RepositoryContext {
       return { block: state.block, ms: performance.now() - started, recomputed: false };
     }
 
-    // A name typed near the cursor only adds its declaration: the block grows at its end, and what the prompt
-    // cache holds of it stays valid.
-    const extend = reason === "name" ? state : undefined;
+    // A name typed near the cursor, or a type the editor located, only adds its declaration: the block grows at its
+    // end, and what the prompt cache holds of it stays valid.
+    const extend = reason === "name" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
     const release = this.#symbols.hold();
     const computing = this.#chooser
-      .choose(doc, position, budgetTokens, settings, extend)
+      .choose(doc, position, budgetTokens, settings, extend, types)
       .then((next) => {
         this.#blocks.set(doc.uri, next);
         const ms = performance.now() - started;
@@ -219,6 +234,8 @@ export class RepositoryContext {
 
   /** A document was opened: index it for similar code and parse its declarations soon. */
   didOpen(uri: string): void {
+    // Opened again (a reload): what the editor said of its receivers may not hold.
+    this.#types.changed(uri, { line: 0, character: 0 });
     this.#recent.reopened(uri);
     this.#sourceChanged(uri);
     this.#similar.schedule(uri, 0);
@@ -226,11 +243,12 @@ export class RepositoryContext {
     setImmediate(() => void this.#prefetch(uri));
   }
 
-  /** A document changed from `fromLine` on (0-based): remember the region, and what depends on it is stale. */
-  didChange(uri: string, fromLine: number): void {
+  /** A document changed from `from` (UTF-16) on: remember the region, and what depends on it is stale. */
+  didChange(uri: string, from: Position): void {
     const path = uriToPath(uri);
-    if (path) this.#recent.touch(uri, path, fromLine);
-    this.#blocks.edited(uri, fromLine);
+    if (path) this.#recent.touch(uri, path, from.line);
+    this.#blocks.edited(uri, from.line);
+    this.#types.changed(uri, from);
     this.#sourceChanged(uri);
     this.#similar.schedule(uri);
   }
@@ -250,6 +268,7 @@ export class RepositoryContext {
         line < doc.buffer.lineCount ? doc.buffer.lineAt(line) : undefined,
       );
     this.#blocks.forget(uri);
+    this.#types.forget(uri);
     this.#memo.forget(uri);
     this.#open.forget(uri, doc);
     this.#imports.forget(uri);
@@ -314,6 +333,18 @@ export class RepositoryContext {
     this.#symbols.clear();
     this.#memo.clear();
     this.#blocks.invalidateAll(reason);
+  }
+
+  /**
+   * The types the editor's language servers locate for the receiver of a member access at the cursor (`mail` in
+   * `mail.│`), known or within `context.typeDefinitionMs`; none when the client cannot be asked.
+   */
+  async #locatedTypes(doc: OpenDocument, position: Position): Promise<LocatedType[]> {
+    if (!this.#types.asking || position.line >= doc.buffer.lineCount) return [];
+    const receiver = receiverAt(doc.buffer.lineAt(position.line), position, supportOf(doc)?.family);
+    if (!receiver) return [];
+    const locations = await this.#types.locations(doc, receiver);
+    return locations.map(({ uri, line }) => ({ uri, line, member: receiver.member }));
   }
 
   /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */

@@ -17,7 +17,7 @@ const PRECEDING_LINES_CHECK = 50;
 const RECHECK_MS = 2000;
 
 /** Why a document's block is chosen anew: kept for the debug log. */
-export type Reason = "first" | "settings" | "document" | "region" | "imports" | "source" | "name";
+export type Reason = "first" | "settings" | "document" | "region" | "imports" | "source" | "name" | "type";
 
 /** A document's block, and what it depends on. */
 export interface DocState {
@@ -49,13 +49,16 @@ export interface Current {
   support: LanguageSupport | undefined;
   /** The document's imports now (parsed on demand: only when they may have changed). */
   imports: () => ParsedModule | undefined;
+  /** The keys ({@link typeKey}) of the types the editor says the receiver at the cursor has. */
+  types: readonly string[];
 }
 
 /**
  * The blocks of the documents, and when each must be chosen again. Cache stability: a block is reused byte for
  * byte — so the prompt cache keeps hitting — until the cursor moves to another region (24 lines away), another
  * document asks, a file the block depends on is edited, saved or changed on disk, the document's imports change,
- * or a newly typed name on the cursor line is one the imports bind. Never on every keystroke. Its invalidation is
+ * a newly typed name on the cursor line is one the imports bind, or the editor locates a type the block has not
+ * tried (the receiver's at the cursor). Never on every keystroke. Its invalidation is
  * all here.
  */
 export class BlockCache {
@@ -117,7 +120,7 @@ export class BlockCache {
     if (this.#lastUri === uri) this.#lastUri = undefined;
   }
 
-  #staleness({ doc, position, budget, settings, support, imports }: Current): Reason | undefined {
+  #staleness({ doc, position, budget, settings, support, imports, types }: Current): Reason | undefined {
     const state = this.#states.get(doc.uri);
     if (!state) return "first";
     if (state.stale) return state.stale;
@@ -134,6 +137,8 @@ export class BlockCache {
         state.importsEdited = false;
       }
     }
+    // The editor told where the receiver's type is declared (maybe after the block was chosen): it joins the block.
+    if (types.some((key) => !state.tried.has(key))) return "type";
     if (support && state.imported.size > 0) {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
@@ -168,6 +173,11 @@ export function withoutTypedName(line: string): string {
 /** The key a reference is tried under: `name`, or `name.member`. */
 export function referenceKey(ref: Reference): string {
   return ref.member === undefined ? ref.name : `${ref.name}.${ref.member}`;
+}
+
+/** The key a type the editor located is tried under. */
+export function typeKey(location: { uri: string; line: number }): string {
+  return `type ${location.uri}:${location.line}`;
 }
 
 /** What of the settings a block depends on. */

@@ -24,8 +24,9 @@ import type {
   ParsedModule,
   Reference,
 } from "../types.js";
+import type { TypeOutline } from "../typing/type-at-line.js";
 import { assembleBlock } from "./block.js";
-import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
+import { type DocState, referenceKey, settingsKey, typeKey } from "./block-cache.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
 
 /**
@@ -87,23 +88,37 @@ export interface BlockChooserParts {
   symbols: WorkspaceSymbols;
   recent: RecentEdits;
   memo: DeclarationMemo;
+  /** What the block shows of a type declared at a file and line. */
+  typeOutline: TypeOutline;
+}
+
+/** A type the editor located for the receiver at the cursor, and the member name typed after it so far. */
+export interface LocatedType {
+  readonly uri: string;
+  readonly line: number;
+  readonly member: string;
 }
 
 /**
- * Chooses a document's block: the declarations of the names used near the cursor (resolved through the file's
- * imports, then by name in the other open documents, then in the workspace symbol index), then the names the file
- * imports that are not used yet (looked up ahead, to fill what the budget leaves), then similar code.
+ * Chooses a document's block: the types the editor located for the receiver at the cursor, the declarations of
+ * the names used near the cursor (resolved through the file's imports, then by name in the other open documents,
+ * then in the workspace symbol index), then the names the file imports that are not used yet (looked up ahead, to
+ * fill what the budget leaves), then similar code.
  */
 export class BlockChooser {
   constructor(private readonly parts: BlockChooserParts) {}
 
-  /** @param extend - the state whose block the new one extends (its snippets kept first, its region kept) */
+  /**
+   * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
+   * @param types - the types the editor located for the receiver at the cursor: wanted first
+   */
   async choose(
     doc: OpenDocument,
     position: Position,
     budget: number,
     settings: ContextSettings,
     extend?: DocState,
+    types: readonly LocatedType[] = [],
   ): Promise<DocState> {
     const { workspace, similar } = this.parts;
     const path = uriToPath(doc.uri);
@@ -117,7 +132,8 @@ export class BlockChooser {
     await support?.ready?.();
     const declared =
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
-    const candidates: ContextSnippet[] = [...(declared?.snippets ?? [])];
+    const candidates: ContextSnippet[] = await this.#typeSnippets(types, sources);
+    candidates.push(...(declared?.snippets ?? []));
     candidates.push(...(await similar.similar(doc, position, sources)));
     const block = assembleBlock({
       languageId: doc.languageId,
@@ -130,6 +146,8 @@ export class BlockChooser {
     // did not fit, or was not found (a package outside the workspace, or the lookup's file budget spent on the
     // nearer names), is looked up again once it is typed: it is then near, and goes first.
     const tried = declared?.tried ?? new Set<string>();
+    // Tried whether it fits or not: one that does not would otherwise be chosen again at every request.
+    for (const type of types) tried.add(typeKey(type));
     const inBlock = new Set(block.snippets.map((s) => `${s.path}\0${s.startLine}`));
     for (const [name, found] of declared?.ahead ?? []) {
       const rel = workspace.relative(found.path);
@@ -224,6 +242,24 @@ export class BlockChooser {
       snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
     }
     return { snippets, tried, ahead: declaredAhead, imported, importsEnd };
+  }
+
+  /**
+   * What the block shows of the types the editor located (read through the file rules: nothing of a file outside
+   * the workspace, excluded or secret).
+   */
+  async #typeSnippets(types: readonly LocatedType[], sources: Set<string>): Promise<ContextSnippet[]> {
+    const snippets: ContextSnippet[] = [];
+    for (const { uri, line, member } of types) {
+      const path = uriToPath(uri);
+      const rel = path === undefined ? undefined : this.parts.workspace.relative(path);
+      if (path === undefined || rel === undefined) continue;
+      const declaration = await this.parts.typeOutline(this.#host(sources), path, line, member);
+      if (!declaration) continue;
+      const { startLine, endLine, snippet: text } = declaration;
+      snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
+    }
+    return snippets;
   }
 
   /**

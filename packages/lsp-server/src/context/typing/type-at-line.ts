@@ -1,0 +1,25 @@
+// From "the type is declared at file F, line L" to what the block shows of it.
+import { innermostAt } from "../declarations/outline-lookup.js";
+import type { Declaration, ModuleHost } from "../types.js";
+
+/**
+ * What the block shows of the type declared at `line` (0-based, the line of its name) of the file at `path`
+ * (absolute), read through `host` (the file rules apply: an excluded file, or one outside the workspace, gives
+ * none), given the member name typed so far after the receiver. Undefined when nothing is declared there.
+ */
+export type TypeOutline = (
+  host: ModuleHost,
+  path: string,
+  line: number,
+  member: string,
+) => Promise<Declaration | undefined>;
+
+/**
+ * The declaration the file's outline holds at that line, as the other declarations of the block show it (the
+ * members of a small class with their bodies elided). The member outline of `context/typing/` (header, ranked
+ * member signatures, bases) takes its place once it is there.
+ */
+export const declarationAtLine: TypeOutline = async (host, path, line) => {
+  const module = await host.module(path);
+  return module ? innermostAt(module, line) : undefined;
+};
