@@ -9,8 +9,17 @@ import type { TypeDefinitionAsk } from "./typing/editor-types.js";
 
 /** Where the repository context of a request comes from (`ContextLoader` and `RepositoryContext` fit). */
 export interface ContextSource {
-  /** The block for a request at `position` (UTF-16), within `budgetTokens`. Never rejects. */
-  block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult>;
+  /**
+   * The block for a request at `position` (UTF-16), within `budgetTokens`. `quietMs`: how long the request waits
+   * anyway (its debounce, while the block is chosen), in ms; an answer from the editor may take that long at no
+   * cost. Never rejects.
+   */
+  block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs?: number,
+  ): Promise<ContextResult>;
 }
 
 /** Options of {@link ContextLoader}. */
@@ -60,9 +69,14 @@ export class ContextLoader implements ContextSource {
     return this.#loading;
   }
 
-  async block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult> {
+  async block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs = 0,
+  ): Promise<ContextResult> {
     try {
-      return await (await this.load()).block(doc, position, budgetTokens);
+      return await (await this.load()).block(doc, position, budgetTokens, quietMs);
     } catch (error) {
       if (!this.#broken) this.options.log.error(`repository context is off: ${String(error)}`);
       this.#broken = true;

@@ -179,14 +179,21 @@ export class RepositoryContext {
 
   /**
    * The context block for a request at `position` (UTF-16) in `doc`, within `budgetTokens`. Reuses the document's
-   * block unless something it depends on changed. Never rejects: trouble gives an empty block.
+   * block unless something it depends on changed. `quietMs`: how long the request waits anyway (its debounce), in
+   * ms: the editor may take that long to locate the receiver's type, if longer than `context.typeDefinitionMs`.
+   * Never rejects: trouble gives an empty block.
    */
-  async block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult> {
+  async block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs = 0,
+  ): Promise<ContextResult> {
     const started = performance.now();
     const settings = this.options.settings();
     if (!settings.enabled || budgetTokens <= 0) return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
     this.#applyExclude(settings.exclude);
-    const types = await this.#locatedTypes(doc, position);
+    const types = await this.#locatedTypes(doc, position, quietMs);
     const pending = this.#pending.get(doc.uri);
     if (pending) return pending;
 
@@ -337,14 +344,17 @@ export class RepositoryContext {
 
   /**
    * The types the editor's language servers locate for the receiver of a member access at the cursor (`mail` in
-   * `mail.│`), known or within `context.typeDefinitionMs`; none when the client cannot be asked.
+   * `mail.│`), known or within `context.typeDefinitionMs` (or `quietMs`, the request's debounce, when longer);
+   * none when the client cannot be asked. A type declared in the document itself is in the prompt already.
    */
-  async #locatedTypes(doc: OpenDocument, position: Position): Promise<LocatedType[]> {
+  async #locatedTypes(doc: OpenDocument, position: Position, quietMs: number): Promise<LocatedType[]> {
     if (!this.#types.asking || position.line >= doc.buffer.lineCount) return [];
     const receiver = receiverAt(doc.buffer.lineAt(position.line), position, supportOf(doc)?.family);
     if (!receiver) return [];
-    const locations = await this.#types.locations(doc, receiver);
-    return locations.map(({ uri, line }) => ({ uri, line, member: receiver.member }));
+    const locations = await this.#types.locations(doc, receiver, quietMs);
+    return locations
+      .filter(({ uri }) => uri !== doc.uri)
+      .map(({ uri, line }) => ({ uri, line, member: receiver.member }));
   }
 
   /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */

@@ -85,8 +85,8 @@ export const FIELDS = {
    * `holdout` (the share of requests, 0..1, sent without the block to measure what it earns, chosen per region of a
    * document and day so the prompt cache keeps hitting; default 0), `typeDefinitionMs` (how long a request waits
    * for the editor's language servers to say where the type of the receiver at the cursor is declared, through
-   * `infill/typeDefinitions` with clients that offer it; a later answer serves the next request; 0 never asks;
-   * default 50).
+   * `infill/typeDefinitions` with clients that offer it, in ms (the request's debounce when longer); a later answer
+   * serves the next request; 0 never asks; default 50).
    */
   context: z.strictObject({
     enabled: z.optional(z.boolean()),

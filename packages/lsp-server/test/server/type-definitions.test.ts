@@ -153,6 +153,16 @@ describe("infill/typeDefinitions", () => {
     expect(prompts(s).at(-1)).not.toContain("deliver(");
   });
 
+  it("adds nothing for a type declared in the document itself (the prompt has it)", async () => {
+    const s = await session((method) =>
+      method === "infill/typeDefinitions" ? [{ ...located(3), uri: uri("src/app.ts") }] : null,
+    );
+    const at = await s.open(uri("src/app.ts"), APP);
+    await s.inline(uri("src/app.ts"), at);
+    expect(asked(s)).toHaveLength(1);
+    expect(prompts(s).at(-1)!.split("// src/app.ts\n")).toHaveLength(2);
+  });
+
   it("asks nothing with context.typeDefinitionMs 0", async () => {
     const s = await session(() => [located()], { context: { typeDefinitionMs: 0 } });
     const at = await s.open(uri("src/app.ts"), APP);

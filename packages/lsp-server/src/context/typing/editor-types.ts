@@ -66,16 +66,16 @@ export class EditorTypes {
   }
 
   /**
-   * The declarations of the receiver's type: at once when known, else what comes within the budget, else none.
-   * Never rejects.
+   * The declarations of the receiver's type: at once when known, else what comes within the budget (or `quietMs`,
+   * when longer: the time the request waits anyway), else none. Never rejects.
    */
-  async locations(doc: OpenDocument, receiver: Receiver): Promise<readonly TypeLocation[]> {
+  async locations(doc: OpenDocument, receiver: Receiver, quietMs = 0): Promise<readonly TypeLocation[]> {
     const budget = this.options.budgetMs();
     const ask = this.#off || budget <= 0 ? undefined : this.options.ask();
     if (!ask) return [];
     const entry = this.#entry(doc, receiver, ask);
     if (entry.answer) return entry.answer;
-    return (await withinBudget(entry.pending, budget)) ?? [];
+    return (await withinBudget(entry.pending, Math.max(budget, quietMs))) ?? [];
   }
 
   /** The answer known for the receiver, without asking. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Position } from "vscode-languageserver";
 import {
   EditorTypes,
@@ -65,6 +65,27 @@ describe("EditorTypes", () => {
     await expect.poll(() => t.known(URI, MAIL)).toEqual([CLIENT]);
     expect(await t.locations(d, MAIL)).toEqual([CLIENT]);
     expect(scripted.questions).toHaveLength(1);
+  });
+
+  it("waits as long as the request's debounce when that is longer than the budget", async () => {
+    vi.useFakeTimers();
+    try {
+      for (const [quietMs, expected] of [
+        [100, [CLIENT]],
+        [0, []],
+      ] as const) {
+        const scripted = new ScriptedAsk();
+        const t = types(scripted, { budgetMs: () => 5 });
+        const found = t.locations(doc(), MAIL, quietMs);
+        // Past the budget, within the debounce.
+        await vi.advanceTimersByTimeAsync(50);
+        scripted.questions[0]!.answer([CLIENT]);
+        await vi.advanceTimersByTimeAsync(100);
+        expect(await found).toEqual(expected);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("waits for a question in flight rather than asking it again", async () => {
