@@ -13,9 +13,11 @@ local M = {}
 M.method = "infill/typeDefinitions"
 
 --- How long the plugin waits for the other servers before answering null for what is still unanswered, in ms. The
---- server's own budget is shorter (it goes without, and keeps a later answer for the next request), so this only
---- bounds how long the question stays open.
-M.timeout_ms = 1000
+--- server's own budget is much shorter (it goes without, and keeps a later answer for the next request at that
+--- place), so this only bounds how long the question stays open: long enough for a language server's first answer
+--- after it loaded the project (tsserver took 2.7 s on a busy 2-core machine, then 30-180 ms), which an answer of
+--- null would lose; the server gives up at 5 s.
+M.timeout_ms = 3000
 
 --- What the plugin last did for the request, for `:Infill log` and the tests.
 ---@class infill.TypeDefinitionsState
