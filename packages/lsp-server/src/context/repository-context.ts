@@ -219,8 +219,11 @@ export class RepositoryContext {
     const extend = reason === "name" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
     const release = this.#symbols.hold();
-    const computing = this.#chooser
-      .choose(doc, position, budgetTokens, settings, extend, types)
+    const computing = (
+      reason === "type" && state
+        ? this.#chooser.addTypes(doc, state, types, budgetTokens)
+        : this.#chooser.choose(doc, position, budgetTokens, settings, extend, types)
+    )
       .then((next) => {
         this.#blocks.set(doc.uri, next);
         const ms = performance.now() - started;

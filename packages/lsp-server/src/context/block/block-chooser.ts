@@ -245,6 +245,32 @@ export class BlockChooser {
   }
 
   /**
+   * The block of `state` with the types the editor located added at its end (its snippets kept as they are, so
+   * what the prompt cache holds of it stays valid), without choosing the rest again: a type located after the block
+   * was chosen is the only new thing.
+   */
+  async addTypes(
+    doc: OpenDocument,
+    state: DocState,
+    types: readonly LocatedType[],
+    budget: number,
+  ): Promise<DocState> {
+    const sources = new Set(state.sources);
+    const candidates = await this.#typeSnippets(types, sources);
+    const path = uriToPath(doc.uri);
+    const block = assembleBlock({
+      languageId: doc.languageId,
+      currentPath: path === undefined ? undefined : this.parts.workspace.relative(path),
+      candidates,
+      budgetTokens: budget,
+      keep: state.block.snippets,
+    });
+    const tried = new Set(state.tried);
+    for (const type of types) tried.add(typeKey(type));
+    return { ...state, block, sources, tried };
+  }
+
+  /**
    * What the block shows of the types the editor located (read through the file rules: nothing of a file outside
    * the workspace, excluded or secret).
    */
