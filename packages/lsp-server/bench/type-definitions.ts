@@ -64,6 +64,8 @@ interface Arm {
   contextMs: number[];
   asked: number;
   measured: number;
+  /** The questions to the client, asked → answered, as the server measured them, ms. */
+  roundTrips: number[];
   /** Requests whose prompt carried the receiver's class. */
   withType: number;
 }
@@ -76,7 +78,8 @@ async function arm(root: string, offer: boolean, repeat: boolean): Promise<Arm> 
   const sim = await simProcess();
   const server = await launch(
     sim,
-    { debounceMs: 0, metrics: true },
+    // Debug lines say how long each question to the client took (the server's own measure of the round trip).
+    { debounceMs: 0, metrics: true, logLevel: "debug" },
     root,
     offer ? { experimental: { infill: { typeDefinitions: true } } } : {},
   );
@@ -93,6 +96,11 @@ async function arm(root: string, offer: boolean, repeat: boolean): Promise<Arm> 
   const contextMs: number[] = [];
   server.rpc.onNotification("$/infill/metrics", (m: { context: { ms: number } | null }) => {
     if (m.context) contextMs.push(m.context.ms);
+  });
+  const roundTrips: number[] = [];
+  server.rpc.onNotification("window/logMessage", (m: { message: string }) => {
+    const asked = /^type definitions at .* \((\d+(?:\.\d+)?) ms\)$/.exec(m.message);
+    if (asked) roundTrips.push(Number(asked[1]));
   });
   const text = appFile();
   const lines = text.split("\n");
@@ -140,6 +148,7 @@ async function arm(root: string, offer: boolean, repeat: boolean): Promise<Arm> 
     direct,
     contextMs: contextMs.slice(repeat ? 2 * WARMUP : WARMUP).filter((_, i) => !repeat || i % 2 === 1),
     measured,
+    roundTrips: roundTrips.slice(WARMUP),
     asked,
     withType: mine.slice(WARMUP).filter((b) => /export class Service\d+ \{/.test(b.prompt)).length,
   };
@@ -181,7 +190,8 @@ export async function typeDefinitionsBench(): Promise<void> {
     const more = (a: Arm, q: number) => overhead(a, q) - overhead(off, q);
     console.log(
       `  more than not offered: answered at once p50 ${ms(more(on, 0.5))} / p99 ${ms(more(on, 0.99))} end to end, ` +
-        `${ms(choosing(on, 0.5))} / ${ms(choosing(on, 0.99))} choosing the context (a round trip to the client, the type's outline added); ` +
+        `${ms(choosing(on, 0.5))} / ${ms(choosing(on, 0.99))} choosing the context, of which the question to the client ` +
+        `${ms(quantile(on.roundTrips, 0.5))} / ${ms(quantile(on.roundTrips, 0.99))}; ` +
         `from memory p50 ${ms(more(memory, 0.5))} / p99 ${ms(more(memory, 0.99))} end to end, ` +
         `${ms(choosing(memory, 0.5))} / ${ms(choosing(memory, 0.99))} choosing`,
     );
