@@ -301,8 +301,7 @@ describe.each(VERSIONS)("%s", (version) => {
   );
 
   // Types from the editor (issue 24), in 0.10 and 0.12: a real second language server, typescript-language-server over
-  // tsserver, both
-  // from this package's devDependencies.
+  // tsserver, both from this package's devDependencies.
   it.for([TYPE_DEFINITIONS_SPEC])(
     "e2e: %s: tsserver locates `mail`'s type through infill/typeDefinitions, and MailClient reaches the request",
     { timeout: RUN_TIMEOUT_MS + 5_000 },
