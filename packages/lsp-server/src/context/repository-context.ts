@@ -6,7 +6,7 @@ import type { ContextSettings } from "../settings/settings.js";
 import { uriToPath, Workspace } from "../workspace/workspace.js";
 import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
 import { BlockCache, type Reason, typeKey } from "./block/block-cache.js";
-import { BlockChooser, type LocatedType } from "./block/block-chooser.js";
+import { BlockChooser } from "./block/block-chooser.js";
 import { DeclarationMemo } from "./block/declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
 import { openDocumentTooLarge } from "./files/file-policy.js";
@@ -14,6 +14,7 @@ import { IgnoreRules } from "./files/ignore-rules.js";
 import { SourceCache } from "./files/source-cache.js";
 import { supportFor } from "./lang/index.js";
 import { CurrentImports } from "./modules/current-imports.js";
+import { prefetchImports } from "./modules/import-prefetch.js";
 import { OpenModules } from "./modules/open-modules.js";
 import { parseFile, supportOf, supportOfFile, supportOfPath } from "./modules/parse-file.js";
 import { ProjectEnv } from "./project/project-env.js";
@@ -23,7 +24,6 @@ import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
 import type { ParsedModule } from "./types.js";
 import { EditorTypes, type TypeDefinitionAsk } from "./typing/editor-types.js";
-import { receiverAt } from "./typing/receivers.js";
 import { declarationAtLine } from "./typing/type-at-line.js";
 
 export { withoutTypedName } from "./block/block-cache.js";
@@ -193,7 +193,7 @@ export class RepositoryContext {
     const settings = this.options.settings();
     if (!settings.enabled || budgetTokens <= 0) return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
     this.#applyExclude(settings.exclude);
-    const types = await this.#locatedTypes(doc, position, quietMs);
+    const types = await this.#types.typesAt(doc, position, supportOf(doc)?.family, quietMs);
     const pending = this.#pending.get(doc.uri);
     if (pending) return pending;
 
@@ -219,11 +219,8 @@ export class RepositoryContext {
     const extend = reason === "name" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
     const release = this.#symbols.hold();
-    const computing = (
-      reason === "type" && state
-        ? this.#chooser.addTypes(doc, state, types, budgetTokens)
-        : this.#chooser.choose(doc, position, budgetTokens, settings, extend, types)
-    )
+    const computing = this.#chooser
+      .choose(doc, position, budgetTokens, settings, extend, types, reason === "type")
       .then((next) => {
         this.#blocks.set(doc.uri, next);
         const ms = performance.now() - started;
@@ -345,40 +342,16 @@ export class RepositoryContext {
     this.#blocks.invalidateAll(reason);
   }
 
-  /**
-   * The types the editor's language servers locate for the receiver of a member access at the cursor (`mail` in
-   * `mail.│`), known or within `context.typeDefinitionMs` (or `quietMs`, the request's debounce, when longer);
-   * none when the client cannot be asked. A type declared in the document itself is in the prompt already.
-   */
-  async #locatedTypes(doc: OpenDocument, position: Position, quietMs: number): Promise<LocatedType[]> {
-    if (!this.#types.asking || position.line >= doc.buffer.lineCount) return [];
-    const receiver = receiverAt(doc.buffer.lineAt(position.line), position, supportOf(doc)?.family);
-    if (!receiver) return [];
-    const locations = await this.#types.locations(doc, receiver, quietMs);
-    return locations
-      .filter(({ uri }) => uri !== doc.uri)
-      .map(({ uri, line }) => ({ uri, line, member: receiver.member }));
-  }
-
   /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */
   async #prefetch(uri: string): Promise<void> {
     const doc = this.options.documents.get(uri);
     const path = uriToPath(uri);
     const support = doc && supportOf(doc);
     if (!doc || !path || !support || !this.options.settings().enabled) return;
-    try {
-      await support.ready?.();
-      const { imports } = this.#imports.parse(doc, { line: 0, character: 0 }, support, path);
-      const env = await this.#env.for(path, support.family);
-      for (const statement of imports) {
-        for (const candidate of support.candidates(statement.specifier, path, env)) {
-          if (candidate.endsWith("/")) break;
-          if (await this.#sources.load(candidate)) break;
-        }
-      }
-    } catch (error) {
-      this.options.log.debug(`context prefetch: ${String(error)}`);
-    }
+    const parts = { imports: this.#imports, env: this.#env, sources: this.#sources };
+    await prefetchImports(doc, path, support, parts).catch((error: unknown) =>
+      this.options.log.debug(`context prefetch: ${String(error)}`),
+    );
   }
 
   #applyExclude(exclude: readonly string[]): void {

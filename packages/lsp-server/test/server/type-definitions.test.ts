@@ -63,7 +63,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** A session whose client offers `infill/typeDefinitions` (unless `offered` is false) and answers it with `answer`. */
+/**
+ * A session whose client offers `infill/typeDefinitions` (unless `offered` is false) and answers it with `answer`.
+ * The server waits up to 2 s for an answer (`context.typeDefinitionMs`), so that one given at once arrives in time
+ * however busy the machine; the budget's own test sets it back to 50 ms.
+ */
 function session(
   answer: SessionOptions["onRequest"],
   init: Record<string, unknown> = {},
@@ -71,7 +75,7 @@ function session(
 ): Promise<Session> {
   return start({
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "mail" }],
-    initializationOptions: { debounceMs: 0, ...init },
+    initializationOptions: { debounceMs: 0, context: { typeDefinitionMs: 2000 }, ...init },
     capabilities: offered ? { experimental: { infill: { typeDefinitions: true } } } : {},
     ...(answer ? { onRequest: answer } : {}),
   });
@@ -104,8 +108,9 @@ describe("infill/typeDefinitions", () => {
 
   it("goes without a late answer, which then serves the next request from memory", async () => {
     let answer: (value: unknown) => void = () => {};
-    const s = await session((method) =>
-      method === "infill/typeDefinitions" ? new Promise((resolve) => (answer = resolve)) : null,
+    const s = await session(
+      (method) => (method === "infill/typeDefinitions" ? new Promise((resolve) => (answer = resolve)) : null),
+      { context: { typeDefinitionMs: 50 } },
     );
     const app = uri("src/app.ts");
     const at = await s.open(app, APP);
@@ -141,7 +146,11 @@ describe("infill/typeDefinitions", () => {
 
   it.each([
     ["a file outside the workspace", () => pathToFileURL(join(tmpdir(), "elsewhere", "client.ts")).href, {}],
-    ["an excluded file", () => uri("src/client.ts"), { context: { exclude: ["src/client.ts"] } }],
+    [
+      "an excluded file",
+      () => uri("src/client.ts"),
+      { context: { typeDefinitionMs: 2000, exclude: ["src/client.ts"] } },
+    ],
   ])("never reads %s", async (_, target, init) => {
     const s = await session(
       (method) => (method === "infill/typeDefinitions" ? [{ ...located(), uri: target() }] : null),

@@ -24,7 +24,8 @@ import type {
   ParsedModule,
   Reference,
 } from "../types.js";
-import type { TypeOutline } from "../typing/type-at-line.js";
+import type { LocatedType } from "../typing/editor-types.js";
+import { locatedTypeSnippets, type TypeOutline } from "../typing/type-at-line.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey, typeKey } from "./block-cache.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
@@ -92,13 +93,6 @@ export interface BlockChooserParts {
   typeOutline: TypeOutline;
 }
 
-/** A type the editor located for the receiver at the cursor, and the member name typed after it so far. */
-export interface LocatedType {
-  readonly uri: string;
-  readonly line: number;
-  readonly member: string;
-}
-
 /**
  * Chooses a document's block: the types the editor located for the receiver at the cursor, the declarations of
  * the names used near the cursor (resolved through the file's imports, then by name in the other open documents,
@@ -111,6 +105,7 @@ export class BlockChooser {
   /**
    * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
    * @param types - the types the editor located for the receiver at the cursor: wanted first
+   * @param typesOnly - extend the block with `types` alone (see {@link addTypes})
    */
   async choose(
     doc: OpenDocument,
@@ -119,7 +114,9 @@ export class BlockChooser {
     settings: ContextSettings,
     extend?: DocState,
     types: readonly LocatedType[] = [],
+    typesOnly = false,
   ): Promise<DocState> {
+    if (extend && typesOnly) return this.addTypes(doc, extend, types, budget);
     const { workspace, similar } = this.parts;
     const path = uriToPath(doc.uri);
     // Outside the workspace (or without one) there is no workspace-relative path to name.
@@ -132,7 +129,7 @@ export class BlockChooser {
     await support?.ready?.();
     const declared =
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
-    const candidates: ContextSnippet[] = await this.#typeSnippets(types, sources);
+    const candidates = await this.#typeSnippets(types, sources);
     candidates.push(...(declared?.snippets ?? []));
     candidates.push(...(await similar.similar(doc, position, sources)));
     const block = assembleBlock({
@@ -271,24 +268,6 @@ export class BlockChooser {
   }
 
   /**
-   * What the block shows of the types the editor located (read through the file rules: nothing of a file outside
-   * the workspace, excluded or secret).
-   */
-  async #typeSnippets(types: readonly LocatedType[], sources: Set<string>): Promise<ContextSnippet[]> {
-    const snippets: ContextSnippet[] = [];
-    for (const { uri, line, member } of types) {
-      const path = uriToPath(uri);
-      const rel = path === undefined ? undefined : this.parts.workspace.relative(path);
-      if (path === undefined || rel === undefined) continue;
-      const declaration = await this.parts.typeOutline(this.#host(sources), path, line, member);
-      if (!declaration) continue;
-      const { startLine, endLine, snippet: text } = declaration;
-      snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
-    }
-    return snippets;
-  }
-
-  /**
    * Declarations, by name, in the other open documents of the same language family, for the names used on the
    * cursor's last lines that import resolution did not reach (a package imported by name, an alias it does not
    * know, a dynamic require): a bare name, or the member of an imported namespace. Exported declarations only.
@@ -391,6 +370,12 @@ export class BlockChooser {
       this.#host(sources),
       MAX_INDEX_NAMES,
     );
+  }
+
+  /** What the block shows of the types the editor located (read through the file rules). */
+  #typeSnippets(types: readonly LocatedType[], sources: Set<string>): Promise<ContextSnippet[]> {
+    const { workspace, typeOutline } = this.parts;
+    return locatedTypeSnippets(types, this.#host(sources), (path) => workspace.relative(path), typeOutline);
   }
 
   /** The module host of one choice: open buffers over the disk; records what it resolved to in `used`. */

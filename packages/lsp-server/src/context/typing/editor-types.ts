@@ -1,7 +1,8 @@
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../../documents/documents.js";
 import type { Logger } from "../../log/logger.js";
-import type { Receiver } from "./receivers.js";
+import type { Family } from "../types.js";
+import { type Receiver, receiverAt } from "./receivers.js";
 
 /** Where the editor's language server says a type is declared: a file, and the line of the declaration's name. */
 export interface TypeLocation {
@@ -19,6 +20,11 @@ export type TypeDefinitionAsk = (
   positions: readonly Position[],
   signal: AbortSignal,
 ) => Promise<ReadonlyArray<TypeLocation | null>>;
+
+/** A type the editor located for the receiver at the cursor, and the member name typed after the receiver so far. */
+export interface LocatedType extends TypeLocation {
+  readonly member: string;
+}
 
 /** Options of {@link EditorTypes}. */
 export interface EditorTypesOptions {
@@ -63,6 +69,25 @@ export class EditorTypes {
   /** Whether the editor may be asked now. */
   get asking(): boolean {
     return !this.#off && this.options.budgetMs() > 0 && this.options.ask() !== undefined;
+  }
+
+  /**
+   * The types the editor locates for the receiver of a member access at the cursor (`mail` in `mail.│`, `position`
+   * UTF-16, the language `family`'s operators), known or within the budget (or `quietMs`, the request's debounce,
+   * when longer); none when the client cannot be asked. A type declared in the document itself is left out: the
+   * prompt has it.
+   */
+  async typesAt(
+    doc: OpenDocument,
+    position: Position,
+    family: Family | undefined,
+    quietMs = 0,
+  ): Promise<LocatedType[]> {
+    if (!this.asking || position.line >= doc.buffer.lineCount) return [];
+    const receiver = receiverAt(doc.buffer.lineAt(position.line), position, family);
+    if (!receiver) return [];
+    const locations = await this.locations(doc, receiver, quietMs);
+    return locations.filter(({ uri }) => uri !== doc.uri).map((l) => ({ ...l, member: receiver.member }));
   }
 
   /**
