@@ -168,7 +168,7 @@ export class RepositoryContext {
       symbols: this.#symbols,
       recent: this.#recent,
       memo: this.#memo,
-      typeOutline: declarationAtLine,
+      typeAtLine: declarationAtLine,
     });
     this.#types = new EditorTypes({
       ask: () => options.typeDefinitions?.(),

@@ -25,7 +25,7 @@ import type {
   Reference,
 } from "../types.js";
 import type { LocatedType } from "../typing/editor-types.js";
-import { locatedTypeSnippets, type TypeOutline } from "../typing/type-at-line.js";
+import { locatedTypeSnippets, type TypeAtLine } from "../typing/type-at-line.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey, typeKey } from "./block-cache.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
@@ -90,7 +90,7 @@ export interface BlockChooserParts {
   recent: RecentEdits;
   memo: DeclarationMemo;
   /** What the block shows of a type declared at a file and line. */
-  typeOutline: TypeOutline;
+  typeAtLine: TypeAtLine;
 }
 
 /**
@@ -374,8 +374,8 @@ export class BlockChooser {
 
   /** What the block shows of the types the editor located (read through the file rules). */
   #typeSnippets(types: readonly LocatedType[], sources: Set<string>): Promise<ContextSnippet[]> {
-    const { workspace, typeOutline } = this.parts;
-    return locatedTypeSnippets(types, this.#host(sources), (path) => workspace.relative(path), typeOutline);
+    const { workspace, typeAtLine } = this.parts;
+    return locatedTypeSnippets(types, this.#host(sources), (path) => workspace.relative(path), typeAtLine);
   }
 
   /** The module host of one choice: open buffers over the disk; records what it resolved to in `used`. */

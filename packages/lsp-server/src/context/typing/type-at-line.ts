@@ -9,7 +9,7 @@ import type { LocatedType } from "./editor-types.js";
  * (absolute), read through `host` (the file rules apply: an excluded file, or one outside the workspace, gives
  * none), given the member name typed so far after the receiver. Undefined when nothing is declared there.
  */
-export type TypeOutline = (
+export type TypeAtLine = (
   host: ModuleHost,
   path: string,
   line: number,
@@ -21,7 +21,7 @@ export type TypeOutline = (
  * members of a small class with their bodies elided). The member outline of `context/typing/` (header, ranked
  * member signatures, bases) takes its place once it is there.
  */
-export const declarationAtLine: TypeOutline = async (host, path, line) => {
+export const declarationAtLine: TypeAtLine = async (host, path, line) => {
   const module = await host.module(path);
   return module ? innermostAt(module, line) : undefined;
 };
@@ -34,7 +34,7 @@ export async function locatedTypeSnippets(
   types: readonly LocatedType[],
   host: ModuleHost,
   relative: (path: string) => string | undefined,
-  outline: TypeOutline = declarationAtLine,
+  outline: TypeAtLine = declarationAtLine,
 ): Promise<ContextSnippet[]> {
   const snippets: ContextSnippet[] = [];
   for (const { uri, line, member } of types) {
