@@ -11,7 +11,11 @@ import { CURSOR, type Session, type SessionOptions, sessions } from "../support/
 const start = sessions();
 let root: string;
 
-/** The issue's example: `connect()` returns a `MailClient`, declared in a file app.ts does not import. */
+/**
+ * The issue's example, with `mail`'s type beyond what the code declares near it: `clients.get()` returns the `T`
+ * of a `Registry<T>` built from a lambda, so only the editor's language server knows it is a `MailClient` (declared
+ * in a file app.ts does not import); the declarations alone do not tell it.
+ */
 const FILES: Record<string, string> = {
   "src/client.ts": `export interface Message {
   to: string;
@@ -29,17 +33,24 @@ export class MailClient {
   close(): void {}
 }
 `,
-  "src/factory.ts": `import { MailClient } from "./client.js";
+  "src/registry.ts": `export class Registry<T> {
+  constructor(private readonly make: (key: string) => T) {}
 
-export function connect(host: string): MailClient {
-  return new MailClient(host);
+  get(key: string): T {
+    return this.make(key);
+  }
 }
 `,
+  "src/factory.ts": `import { MailClient } from "./client.js";
+import { Registry } from "./registry.js";
+
+export const clients = new Registry((host: string) => new MailClient(host));
+`,
 };
-const APP = `import { connect } from "./factory.js";
+const APP = `import { clients } from "./factory.js";
 
 export async function main(): Promise<void> {
-  const mail = connect("smtp.example.com");
+  const mail = clients.get("smtp.example.com");
   await mail.${CURSOR}
 }
 `;
