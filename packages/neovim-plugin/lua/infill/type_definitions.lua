@@ -32,17 +32,30 @@ M.state = { asked = 0 }
 ---@field supports fun(method: string): boolean
 ---@field request fun(method: string, params: table, callback: fun(err: any, result: any)): fun()? Sends; returns a cancel function, or nil when not sent.
 
+--- The loaded buffer of `uri`, if any (compared by URI: `bufnr()` would read the file name as a pattern, and
+--- `vim.uri_to_bufnr()` would create a buffer).
+---@param uri string
+---@return integer?
+local function loaded_buffer(uri)
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.uri_from_bufnr(bufnr) == uri then
+      return bufnr
+    end
+  end
+  return nil
+end
+
 ---@param uri string
 ---@param row integer 0-based
 ---@return string?
 local function line_of(uri, row)
+  local bufnr = loaded_buffer(uri)
+  if bufnr then
+    return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1]
+  end
   local ok, fname = pcall(vim.uri_to_fname, uri)
   if not ok then
     return nil
-  end
-  local bufnr = vim.fn.bufnr(fname)
-  if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
-    return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1]
   end
   local read_ok, lines = pcall(vim.fn.readfile, fname, "", row + 1)
   return read_ok and lines[row + 1] or nil
@@ -238,9 +251,8 @@ function M.handle(_, params, ctx)
   end
   local uri = type(params) == "table" and type(params.textDocument) == "table" and params.textDocument.uri
   local co, main = coroutine.running()
-  local ok, fname = pcall(vim.uri_to_fname, type(uri) == "string" and uri or "")
-  local bufnr = ok and vim.fn.bufnr(fname) or -1
-  if not co or main or bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) or #positions == 0 then
+  local bufnr = type(uri) == "string" and loaded_buffer(uri) or nil
+  if not co or main or not bufnr or #positions == 0 then
     return nulls
   end
   local client = vim.lsp.get_client_by_id(ctx.client_id)
