@@ -24,8 +24,11 @@ import type {
   ParsedModule,
   Reference,
 } from "../types.js";
+import { rulesFor } from "../typing/rules/index.js";
+import { receiverOutlines } from "../typing/type-outlines.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
+import { cursorReceiver } from "./cursor-receiver.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
 
 /**
@@ -62,6 +65,12 @@ const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", 
 
 /** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
 const STATEMENT_SEARCH_LINES = 2000;
+/** Lines above the cursor searched for how its receiver is bound (a local, a parameter, the class around). */
+const SCOPE_LINES = 400;
+/** The share of the block's budget the cursor receiver's member outline may take at most. */
+const OUTLINE_SHARE = 0.5;
+/** Characters per token of the block's estimate. */
+const CHARS_PER_TOKEN = 3.5;
 
 /**
  * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
@@ -97,13 +106,19 @@ export interface BlockChooserParts {
 export class BlockChooser {
   constructor(private readonly parts: BlockChooserParts) {}
 
-  /** @param extend - the state whose block the new one extends (its snippets kept first, its region kept) */
+  /**
+   * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
+   * @param receiverOnly - extend it with the member outline of the cursor's receiver only (nothing else is added,
+   *   so that the rest of the block stays as the prompt cache holds it); when the outline does not fit after what
+   *   is kept, the block is chosen anew with it first
+   */
   async choose(
     doc: OpenDocument,
     position: Position,
     budget: number,
     settings: ContextSettings,
     extend?: DocState,
+    receiverOnly = false,
   ): Promise<DocState> {
     const { workspace, similar } = this.parts;
     const path = uriToPath(doc.uri);
@@ -117,15 +132,32 @@ export class BlockChooser {
     await support?.ready?.();
     const declared =
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
-    const candidates: ContextSnippet[] = [...(declared?.snippets ?? [])];
+    const outline =
+      support && path && declared
+        ? await this.#outline(doc, position, support, path, sources, budget, declared)
+        : undefined;
+    const outlines = outline?.snippets ?? [];
+    const candidates: ContextSnippet[] = [...outlines, ...(declared?.snippets ?? [])];
     candidates.push(...(await similar.similar(doc, position, sources)));
-    const block = assembleBlock({
-      languageId: doc.languageId,
-      currentPath,
-      candidates,
-      budgetTokens: budget,
-      ...(extend ? { keep: extend.block.snippets } : {}),
-    });
+    const assemble = (keep: DocState | undefined) =>
+      assembleBlock({
+        languageId: doc.languageId,
+        currentPath,
+        candidates: keep && receiverOnly ? outlines : candidates,
+        budgetTokens: budget,
+        ...(keep ? { keep: keep.block.snippets } : {}),
+      });
+    let block = assemble(extend);
+    let kept = extend;
+    // The cursor's receiver's outline matters more than the cache: when what is kept leaves it no room, choose anew.
+    if (extend && outlines.length > 0 && !outlines.some((o) => block.snippets.includes(o))) {
+      block = assemble(undefined);
+      kept = undefined;
+    }
+    const receivers = new Set(kept?.receivers);
+    if (outline?.key !== undefined) receivers.add(outline.key);
+    if (kept && receiverOnly)
+      return { ...kept, block, budget, sources, receivers, checkedAt: performance.now(), stale: undefined };
     // An imported name looked up ahead counts as tried only when its declaration made it into the block. One that
     // did not fit, or was not found (a package outside the workspace, or the lookup's file budget spent on the
     // nearer names), is looked up again once it is typed: it is then near, and goes first.
@@ -139,15 +171,64 @@ export class BlockChooser {
       block,
       budget,
       settingsKey: settingsKey(settings),
-      anchorLine: extend?.anchorLine ?? position.line,
+      anchorLine: kept?.anchorLine ?? position.line,
       sources,
       tried,
+      receivers,
       imported: declared?.imported ?? new Set(),
       importsEnd: declared?.importsEnd ?? -1,
       importsEdited: false,
       checkedAt: performance.now(),
       stale: undefined,
     };
+  }
+
+  /**
+   * The member outline of the type the cursor's receiver has (`mail` in `await mail.│`), as snippets of the files
+   * that declare the type and its bases, within a share of the budget; the receiver's key whether or not its type
+   * was found (it is not looked for again in this region). Undefined when the cursor is after no member operator.
+   */
+  async #outline(
+    doc: OpenDocument,
+    position: Position,
+    support: LanguageSupport,
+    path: string,
+    sources: Set<string>,
+    budget: number,
+    declared: { imported: ReadonlySet<string>; near: ReadonlySet<string> },
+  ): Promise<{ key: string; snippets: ContextSnippet[] } | undefined> {
+    const rules = rulesFor(support.family);
+    const receiver = rules && cursorReceiver(doc, position, rules, declared.imported);
+    if (!rules || !receiver) return undefined;
+    const { workspace, env, open } = this.parts;
+    const current = open.parsed(doc.uri) ?? (await open.module(path));
+    const text = linesOf(doc, Math.max(0, position.line - SCOPE_LINES), position.line);
+    const cursorLine = doc.buffer.lineAt(position.line).slice(0, position.character);
+    const outlines = await receiverOutlines(
+      {
+        support,
+        rules,
+        host: this.#host(sources),
+        env: (file) => env.for(file, support.family),
+        ...(current ? { current } : {}),
+      },
+      receiver,
+      path,
+      text === "" ? cursorLine : `${text}\n${cursorLine}`,
+      {
+        maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
+        prefix: receiver.prefix,
+        near: declared.near,
+        except: path,
+      },
+    );
+    const snippets: ContextSnippet[] = [];
+    for (const o of outlines) {
+      const rel = workspace.relative(o.path);
+      if (rel === undefined) continue;
+      snippets.push({ path: rel, startLine: o.startLine, endLine: o.endLine, text: o.text, kind: "outline" });
+    }
+    return { key: receiver.key, snippets };
   }
 
   /** The declarations for a choice, as snippets, with what the choice remembers of how it found them. */
@@ -223,7 +304,10 @@ export class BlockChooser {
       const { startLine, endLine, snippet: text } = declaration;
       snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
     }
-    return { snippets, tried, ahead: declaredAhead, imported, importsEnd };
+    // Names used near the cursor as members (`x.deliver`): a member outline shows those first.
+    const members = new Set<string>();
+    for (const ref of references) for (const name of chainOf(ref).slice(1)) members.add(name);
+    return { snippets, tried, ahead: declaredAhead, imported, importsEnd, near: members };
   }
 
   /**
