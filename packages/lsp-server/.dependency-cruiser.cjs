@@ -17,7 +17,7 @@ const dir = (names) => `^src/(${names})/`;
 //
 //   facade        repository-context.ts, context-loader.ts: what the server talks to
 //   block         the block, its cache and chooser, the declaration memo
-//   typing        what type a receiver has, and its member outline
+//   typing        what type a receiver has (per-language rule tables), and its member outline
 //   similar       similar code of open documents, recent edits
 //   symbols       the workspace symbol index
 //   declarations  what a reference reaches (findDeclarations), the files one call reads, a module's exports

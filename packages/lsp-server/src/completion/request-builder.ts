@@ -56,9 +56,22 @@ export async function chooseContext(
   const usable = block.text.includes("\0") ? EMPTY_BLOCK : block;
   return {
     block: usable,
-    figures: { ms, snippets: usable.snippets.length, tokens: usable.tokens, recomputed },
+    figures: {
+      ms,
+      snippets: usable.snippets.length,
+      tokens: usable.tokens,
+      outlineTokens: outlineTokens(usable),
+      recomputed,
+    },
     arm: "on",
   };
+}
+
+/** Estimated tokens of a block's member outlines (their text, at the block's 3.5 characters per token). */
+function outlineTokens(block: ContextBlock): number {
+  let chars = 0;
+  for (const snippet of block.snippets) if (snippet.kind === "outline") chars += snippet.text.length + 1;
+  return Math.ceil(chars / 3.5);
 }
 
 /**

@@ -214,13 +214,15 @@ export class RepositoryContext {
       return { block: state.block, ms: performance.now() - started, recomputed: false };
     }
 
-    // A name typed near the cursor, or a type the editor located, only adds its declaration: the block grows at its
-    // end, and what the prompt cache holds of it stays valid.
-    const extend = reason === "name" || reason === "type" ? state : undefined;
+    // A name typed near the cursor only adds its declaration, a member access on a new receiver its type's member
+    // outline, a type the editor located its outline: the block grows at its end, and what the prompt cache holds of
+    // it stays valid.
+    const extend = reason === "name" || reason === "receiver" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
     const release = this.#symbols.hold();
+    const only = reason === "receiver" ? "receiver" : reason === "type" ? "types" : undefined;
     const computing = this.#chooser
-      .choose(doc, position, budgetTokens, settings, extend, types, reason === "type")
+      .choose(doc, position, budgetTokens, settings, extend, types, only)
       .then((next) => {
         this.#blocks.set(doc.uri, next);
         const ms = performance.now() - started;

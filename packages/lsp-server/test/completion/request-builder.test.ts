@@ -61,7 +61,7 @@ describe("chooseContext", () => {
     expect(s.budgets).toEqual([1024]);
     expect(chosen).toEqual({
       block: BLOCK,
-      figures: { ms: 0.5, snippets: 1, tokens: 20, recomputed: true },
+      figures: { ms: 0.5, snippets: 1, tokens: 20, outlineTokens: 0, recomputed: true },
       arm: "on",
     });
   });

@@ -5,7 +5,9 @@ import { uriToPath } from "../../workspace/workspace.js";
 import { linesOf } from "../document-lines.js";
 import { importedNames } from "../modules/current-imports.js";
 import type { LanguageSupport, ParsedModule, Reference } from "../types.js";
+import { rulesFor } from "../typing/rules/index.js";
 import type { ContextBlock } from "./block.js";
+import { cursorReceiver } from "./cursor-receiver.js";
 
 /** A cursor this many lines away from where the block was chosen is in another region: choose again. */
 const REGION_LINES = 24;
@@ -17,7 +19,16 @@ const PRECEDING_LINES_CHECK = 50;
 const RECHECK_MS = 2000;
 
 /** Why a document's block is chosen anew: kept for the debug log. */
-export type Reason = "first" | "settings" | "document" | "region" | "imports" | "source" | "name" | "type";
+export type Reason =
+  | "first"
+  | "settings"
+  | "document"
+  | "region"
+  | "imports"
+  | "source"
+  | "name"
+  | "receiver"
+  | "type";
 
 /** A document's block, and what it depends on. */
 export interface DocState {
@@ -29,6 +40,8 @@ export interface DocState {
   sources: Set<string>;
   /** Reference keys already looked up (`name` and `name.member`). */
   tried: Set<string>;
+  /** Receivers whose type's member outline was looked for (`mail`, `this.transport`), found or not. */
+  receivers: Set<string>;
   /** Local names bound by the document's imports: a new one typed on the cursor line triggers a new choice. */
   imported: Set<string>;
   /** Last line where an import statement of the document starts: an edit up to a little after may change them. */
@@ -57,9 +70,9 @@ export interface Current {
  * The blocks of the documents, and when each must be chosen again. Cache stability: a block is reused byte for
  * byte — so the prompt cache keeps hitting — until the cursor moves to another region (24 lines away), another
  * document asks, a file the block depends on is edited, saved or changed on disk, the document's imports change,
- * a newly typed name on the cursor line is one the imports bind, or the editor locates a type the block has not
- * tried (the receiver's at the cursor). Never on every keystroke. Its invalidation is
- * all here.
+ * a newly typed name on the cursor line is one the imports bind, the cursor is after a member operator on a
+ * receiver whose type was not looked for yet, or the editor locates a type the block has not tried (the receiver's
+ * at the cursor). Never on every keystroke. Its invalidation is all here.
  */
 export class BlockCache {
   readonly #states = new Map<string, DocState>();
@@ -154,6 +167,11 @@ export class BlockCache {
       if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(word) && state.imported.has(word) && !state.tried.has(word))
         return "name";
     }
+    // A member access on a receiver not tried yet: its type's outline is looked for once (the typed prefix after
+    // the operator does not count: every keystroke would be a new receiver).
+    const rules = support && rulesFor(support.family);
+    const receiver = rules && cursorReceiver(doc, position, rules, state.imported);
+    if (receiver && !state.receivers.has(receiver.key)) return "receiver";
     return undefined;
   }
 }
