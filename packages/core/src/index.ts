@@ -7,6 +7,16 @@ export { type BatchEvents, type BatchOptions, BatchRun, runBatch } from "./batch
 export { FimClient, type FimClientOptions, type RequestOptions } from "./client.js";
 export { type ContextEffect, contextEffect, formatContextEffect } from "./context-effect.js";
 export {
+  EDIT_MAX_TOKENS,
+  type EditMessage,
+  EditMessageSchema,
+  type EditRequest,
+  EditRequestSchema,
+  type EditShape,
+} from "./edit/edit-request.js";
+export type { EditChunk, EditCompletion } from "./edit/edit-wire.js";
+export { EditClient } from "./edit-client.js";
+export {
   AbortError,
   ApiError,
   type ApiErrorBody,

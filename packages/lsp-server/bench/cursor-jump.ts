@@ -5,7 +5,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BIN, Doc, directCall, launch, type Position, quantile, report, simProcess } from "./harness.js";
+import {
+  BIN,
+  cpuOf,
+  Doc,
+  directCall,
+  launch,
+  type Position,
+  quantile,
+  report,
+  simProcess,
+} from "./harness.js";
 
 const LINES = 5_000;
 const LIBRARIES = 12;
@@ -148,6 +158,8 @@ interface Arm {
   upstream: number[];
   /** Requests whose prompt carried context from another file. */
   withContext: number;
+  /** The server's CPU time (user + system) over the measured jumps, per jump, ms: what the machine's load does not inflate. */
+  cpuPerJump: number;
 }
 
 /** An upstream that answers in this many ms, as a provider does at best (the first token over a network). */
@@ -186,7 +198,9 @@ async function arm(
   const landing = landingLines(language.big.text);
   const next = random(17);
   const lsp: number[] = [];
+  let cpuAtStart = 0;
   for (let i = 0; i < WARMUP + N; i++) {
+    if (i === WARMUP) cpuAtStart = cpuOf(server.pid);
     const line = landing[Math.floor(next() * landing.length)]!;
     // A character no suggestion starts with, at the end of the line jumped to, so every request goes upstream.
     const end = { line, character: lines[line]!.length };
@@ -197,6 +211,7 @@ async function arm(
     // Taken out again: the file holds one unfinished line at a time, as when a user types.
     await doc.replace(end, at, "");
   }
+  const cpuPerJump = (cpuOf(server.pid) - cpuAtStart) / N;
   await server.close();
   const bodies = (await sim.bodies()) as Array<{ prompt: string }>;
   await sim.close();
@@ -217,6 +232,7 @@ async function arm(
     inServer: inServer.slice(WARMUP),
     upstream: upstream.slice(WARMUP),
     withContext: withContext.length,
+    cpuPerJump,
   };
 }
 
@@ -249,6 +265,7 @@ export async function cursorJumpBench(): Promise<void> {
               : ""),
         );
         const q = (values: number[]) => quantile(values, 0.5);
+        console.log(`    the server's CPU time per jump (two edits and a completion): ${ms(f.cpuPerJump)}`);
         console.log(
           `    where it goes (p50s): JSON-RPC over stdio ${ms(q(f.lsp) - q(f.inServer))}, the engine around the upstream ` +
             `request ${ms(q(f.inServer) - q(f.upstream))}, the upstream request as the server makes it vs the direct call ` +

@@ -4,6 +4,7 @@ export { LLAMACPP_MODEL } from "./dialects/llamacpp.js";
 export { OLLAMA_MODELS } from "./dialects/ollama.js";
 export type { Fault } from "./faults.js";
 export { parseFaults } from "./faults.js";
+export { answerEdit, type EditModelInput } from "./next-edit/answer-edit.js";
 export type { SimRequest } from "./request-log.js";
 export type { Sim } from "./server.js";
 export { startSim } from "./server.js";

@@ -1,3 +1,4 @@
+import type { LineSource } from "../documents/text-buffer.js";
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).
 
@@ -295,11 +296,15 @@ export interface LanguageSupport {
    */
   parserReady?(): boolean;
   /**
-   * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
-   * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
-   * document (its URI). Absent: `parse` is used.
+   * `parse` of an open document's text (`text`, its lines joined with `\n`; `lines`, the same lines), re-using what
+   * it kept of the document (a tree-sitter tree told of every change since, re-parsed from its lines): the same
+   * result as `parse`. `key` names the document (its URI). Absent: `parse` is used.
    */
-  parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  parseOpen?(
+    key: string,
+    text: string,
+    lines: LineSource,
+  ): { imports: ModuleImport[]; outline: ModuleOutline };
   /** Forget what `parseOpen` kept of a document (closed). */
   close?(key: string): void;
   /**

@@ -30,6 +30,11 @@ import {
   type WorkspaceFoldersChangeEvent,
 } from "vscode-languageserver";
 import type { RequestKind, Trigger } from "../completion/answer.js";
+import {
+  syntaxDocumentChanged,
+  syntaxDocumentGone,
+  syntaxDocumentOpened,
+} from "../completion/document-syntax.js";
 import { CompletionEngine } from "../completion/engine.js";
 import type { PartialListener } from "../completion/partial-feed.js";
 import type { Suggestion } from "../completion/type-through.js";
@@ -220,7 +225,9 @@ export class InfillServer {
     const { uri } = params.textDocument;
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     this.#engine.forget(uri);
+    syntaxDocumentGone(uri);
     const reload = this.#documents.didOpen(params);
+    syntaxDocumentOpened(this.#documents.get(uri)!);
     // What was taken there is followed into the new text.
     if (reload) this.#usage.changed(uri, [reload]);
     this.#context.loaded?.didOpen(uri);
@@ -235,6 +242,7 @@ export class InfillServer {
       return;
     }
     const { from, changes } = applied;
+    syntaxDocumentChanged(uri, changes);
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
     this.#context.loaded?.didChange(uri, from);
@@ -249,6 +257,7 @@ export class InfillServer {
     if (this.#malformed("textDocument/didClose", "document", params)) return;
     const { uri } = params.textDocument;
     this.#engine.forget(uri);
+    syntaxDocumentGone(uri);
     this.#usage.closing(uri);
     this.#context.loaded?.didClose(uri, this.#documents.get(uri));
     this.#documents.didClose(uri);

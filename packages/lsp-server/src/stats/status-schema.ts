@@ -110,6 +110,11 @@ export const StatusSchema = z.object({
      * (Buffers among it). Absent from servers older than this field.
      */
     memory: z.optional(z.object({ rss: count, heapUsed: count, heapTotal: count, external: count })),
+    /**
+     * The tree-sitter grammars loaded now (`c`, `java`, …): a language's is loaded when its first document is read,
+     * and syntax-aware endings and outlines have it from then on. Absent from servers older than this field.
+     */
+    grammars: z.optional(z.array(z.string())),
   }),
   /** The provider and model of the current settings. */
   provider: z.string(),

@@ -20,6 +20,7 @@ import type { Position } from "vscode-languageserver";
 import type { NoSuggestionReason } from "../completion/answer.js";
 import { LatencyWindow } from "../completion/latency-window.js";
 import type { Suggestion } from "../completion/type-through.js";
+import { loadedGrammars } from "../context/syntax/runtime.js";
 import type { AppliedChange } from "../documents/position-map.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
 import type { Logger } from "../log/logger.js";
@@ -249,6 +250,7 @@ export class UsageTracker {
         startedAt: this.#startedAt.toISOString(),
         uptimeMs: now.getTime() - this.#startedAt.getTime(),
         memory: memoryNow(),
+        grammars: loadedGrammars(),
       },
       provider: settings.provider,
       model: settings.model,
