@@ -3,40 +3,19 @@ import type { Tree } from "web-tree-sitter";
 import { openDocumentTooLarge } from "../context/files/file-policy.js";
 import { familyOf, SYNTAX_FAMILIES } from "../context/languages.js";
 import { countErrors } from "../context/syntax/tree-checks.js";
+import { loadSyntaxLayer, syntaxLayer, syntaxTrees } from "../context/syntax-layer.js";
 import type { DocumentChange, OpenDocument } from "../documents/documents.js";
 import type { LineSnapshot } from "../documents/text-buffer.js";
 import type { SyntaxDocument } from "./syntax-ending.js";
 
-/** The syntax layer's trees (with the grammars and every language's queries behind them). */
-type Trees = Pick<
-  typeof import("../context/syntax/support.js"),
-  "treeCopy" | "documentTreeFrom" | "variantTree" | "documentChanged" | "documentGone" | "grammarReady"
->;
-
-let trees: Trees | undefined;
-let loading: Promise<void> | undefined;
-
-/**
- * Load the syntax layer, once: on the first document that asks (never at start-up, which would parse and compile
- * every language's module before the server answers `initialize`). Resolves when it is loaded; never rejects.
- */
-export function loadSyntaxLayer(): Promise<void> {
-  // The languages' modules register their grammars with the kept trees as they load.
-  loading ??= Promise.all([import("../context/lang/index.js"), import("../context/syntax/support.js")]).then(
-    ([, support]) => {
-      trees = support;
-    },
-    () => {},
-  );
-  return loading;
-}
+export { loadSyntaxLayer } from "../context/syntax-layer.js";
 
 /**
  * A document changed: the syntax trees kept of it follow the changes (`tree.edit`, microseconds), so that the next
  * parse re-reads only what they touched. Nothing before the syntax layer is loaded (no tree is kept then).
  */
 export function syntaxDocumentChanged(uri: string, changes: readonly DocumentChange[]): void {
-  trees?.documentChanged(uri, changes);
+  syntaxLayer()?.documentChanged(uri, changes);
 }
 
 /**
@@ -46,12 +25,12 @@ export function syntaxDocumentChanged(uri: string, changes: readonly DocumentCha
 export function syntaxDocumentOpened(doc: OpenDocument): void {
   const family = familyOf(doc.languageId, doc.uri);
   if (!family || !SYNTAX_FAMILIES.has(family)) return;
-  void loadSyntaxLayer().then(() => trees?.grammarReady(family));
+  void loadSyntaxLayer().then(() => syntaxLayer()?.grammarReady(family));
 }
 
 /** A document closed or reloaded: the tree kept of it goes. */
 export function syntaxDocumentGone(uri: string): void {
-  trees?.documentGone(uri);
+  syntaxLayer()?.documentGone(uri);
 }
 
 /** Trees of request documents, deleted once nothing holds the document they were parsed for. */
@@ -74,7 +53,7 @@ export function documentSyntax(
   const family = familyOf(doc.languageId, doc.uri);
   // A text this long is not parsed (the bound of the kept trees).
   if (!family || !SYNTAX_FAMILIES.has(family) || openDocumentTooLarge(doc.buffer.length)) return undefined;
-  if (!trees) void loadSyntaxLayer();
+  const trees = syntaxTrees();
   const { buffer, uri } = doc;
   const lines = buffer.snapshot();
   const place = buffer.clampPosition(here);
@@ -88,6 +67,7 @@ export function documentSyntax(
     if (made || tried) return made;
     // Until the layer and the grammar are loaded there is none (the request that started their load does not wait
     // for them; an answer that comes after they loaded has it).
+    const trees = syntaxLayer();
     if (!trees?.grammarReady(family)) return undefined;
     // One parse, whatever comes of it.
     tried = true;

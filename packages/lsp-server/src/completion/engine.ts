@@ -155,6 +155,30 @@ export class CompletionEngine {
     if (end) void this.complete(uri, end, undefined, "inline", "prefetch");
   }
 
+  /**
+   * Whether a completion at `position` (UTF-16) of `uri` is in flight (a request waiting, or a stream anchored on
+   * that line) or showing (the suggestion remembered for the document was made at that very place, for the text
+   * as it still is): next-edit suggestions wait their turn there.
+   */
+  busyAt(uri: string, position: Position): boolean {
+    const state = this.#states.get(uri);
+    if (
+      state &&
+      (state.waiters.size > 0 ||
+        (state.stream && !state.stream.stale && state.stream.anchor.line === position.line))
+    )
+      return true;
+    const shown = this.#memory.get(uri);
+    const doc = this.options.documents.get(uri);
+    if (!shown || !doc || shown.line !== position.line || shown.character !== position.character)
+      return false;
+    if (shown.line >= doc.buffer.lineCount) return false;
+    const line = doc.buffer.lineAt(shown.line);
+    return (
+      line.slice(0, shown.character) === shown.linePrefix && line.slice(shown.character) === shown.lineRest
+    );
+  }
+
   /** Forget a closed document: abort its upstream request and answer its waiting requests. */
   forget(uri: string): void {
     this.#memory.forget(uri);

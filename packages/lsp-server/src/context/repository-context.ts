@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../documents/documents.js";
 import type { Logger } from "../log/logger.js";
@@ -303,6 +304,31 @@ export class RepositoryContext {
       this.#fileChanged(path);
       this.#sourceChanged(uri, true);
     }
+  }
+
+  /**
+   * Whether a document's text may be read and sent as context of another request (next edits' history): inside a
+   * workspace folder and excluded by nothing (secrets, `.gitignore`, `context.exclude`). Cached per path until the
+   * rules change.
+   */
+  mayUse(uri: string): Promise<boolean> {
+    this.#applyExclude(this.options.settings().exclude);
+    const path = uriToPath(uri);
+    return path === undefined ? Promise.resolve(false) : this.#sources.mayUse(path);
+  }
+
+  /**
+   * Whether the policy excludes a document from being sent at all: ignored inside its workspace folder, or, outside
+   * every folder, named like a secret (`.env`, `*.pem`…) or matched by `context.exclude`. A buffer that is no file
+   * (`untitled:`) is not excluded.
+   */
+  async excludes(uri: string): Promise<boolean> {
+    const exclude = this.options.settings().exclude;
+    this.#applyExclude(exclude);
+    const path = uriToPath(uri);
+    if (path === undefined) return false;
+    if (this.workspace.folderOf(path)) return !(await this.#sources.mayUse(path));
+    return this.#ignore.nameExcluded(basename(path), exclude);
   }
 
   /** The workspace folders changed: nothing read so far is known to be allowed any more. */

@@ -4,6 +4,8 @@ import {
   type CancellationToken,
   type CancellationTokenSource,
   type ClientCapabilities,
+  type CodeAction,
+  type CodeActionParams,
   type CompletionList,
   type CompletionParams,
   CompletionTriggerKind,
@@ -43,7 +45,12 @@ import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
 import { SettingsStore } from "../settings/settings-store.js";
-import { ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
+import {
+  ACCEPTED_COMMAND,
+  NEXT_EDIT_ACCEPTED_COMMAND,
+  SHOWN_COMMAND,
+  STATUS_COMMAND,
+} from "../stats/commands.js";
 import { statusLine } from "../stats/status-line.js";
 import { UsageTracker } from "../stats/usage-tracker.js";
 import { type CatalogueEntry, providerCatalogue } from "../upstream/provider-catalogue.js";
@@ -53,7 +60,9 @@ import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
 import { completionList, inlineItems, type Placement } from "./completion-items.js";
+import type { InlineEditList } from "./inline-edits.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
+import { NextEdits } from "./next-edits.js";
 import { partialResultToken } from "./partial-results.js";
 import { placementIn } from "./placement.js";
 import { SERVER_VERSION } from "./server-version.js";
@@ -95,6 +104,7 @@ export class InfillServer {
   readonly #context: ContextLoader;
   readonly #usage: UsageTracker;
   readonly #engine: CompletionEngine;
+  readonly #nextEdits: NextEdits;
   #capabilities: ClientCapabilities = {};
 
   constructor(options: InfillServerOptions) {
@@ -122,6 +132,7 @@ export class InfillServer {
       onChange: (next) => {
         log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
         this.#provider.settingsChanged();
+        this.#nextEdits.settingsChanged();
       },
     });
     this.#documents = new Documents((message) => log.warn(message));
@@ -170,6 +181,21 @@ export class InfillServer {
       onTypedThrough: (suggestion, chars) => this.#usage.typedThrough(suggestion, chars),
       context: this.#context,
     });
+    this.#nextEdits = new NextEdits({
+      documents: this.#documents,
+      workspace: this.#workspace,
+      context: this.#context,
+      settings,
+      keyOf: (provider, apiKeyEnv) => this.#provider.keyOf(provider, apiKeyEnv),
+      userAgent: `infill-lsp/${SERVER_VERSION}`,
+      tell: (notice) => this.#channel.tell(notice),
+      log,
+      capabilities: () => this.#capabilities,
+      completionBusy: (uri, position) => this.#engine.busyAt(uri, position),
+      prices: () => settings().prices,
+      ready: () => this.#settings.ready,
+      usage: (languageId, provider, model, delta) => this.#usage.nextEdit(languageId, provider, model, delta),
+    });
   }
 
   /** Whether the client sends `workspace/didChangeWorkspaceFolders` (known once `initialize` is answered). */
@@ -214,10 +240,12 @@ export class InfillServer {
 
   didChangeWorkspaceFolders(event: WorkspaceFoldersChangeEvent): void {
     this.#workspace.change(event.added, event.removed);
+    this.#nextEdits.policyChanged();
   }
 
   didChangeWatchedFiles({ changes }: DidChangeWatchedFilesParams): void {
     this.#context.loaded?.filesChanged(changes.map((change) => change.uri));
+    this.#nextEdits.policyChanged();
   }
 
   didOpen(params: DidOpenTextDocumentParams): void {
@@ -226,6 +254,7 @@ export class InfillServer {
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     this.#engine.forget(uri);
     syntaxDocumentGone(uri);
+    this.#nextEdits.forget(uri);
     const reload = this.#documents.didOpen(params);
     syntaxDocumentOpened(this.#documents.get(uri)!);
     // What was taken there is followed into the new text.
@@ -246,6 +275,7 @@ export class InfillServer {
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
     this.#context.loaded?.didChange(uri, from);
+    this.#nextEdits.didChange(uri, params.textDocument.version, changes);
   }
 
   didSave(params: DidSaveTextDocumentParams): void {
@@ -258,6 +288,7 @@ export class InfillServer {
     const { uri } = params.textDocument;
     this.#engine.forget(uri);
     syntaxDocumentGone(uri);
+    this.#nextEdits.forget(uri);
     this.#usage.closing(uri);
     this.#context.loaded?.didClose(uri, this.#documents.get(uri));
     this.#documents.didClose(uri);
@@ -294,18 +325,35 @@ export class InfillServer {
     return { items: placed ? inlineItems(placed.place, placed.alternatives) : [] };
   }
 
+  /** `textDocument/copilotInlineEdit` (copilot-language-server's next edits, as copilot-lsp and sidekick.nvim ask). */
+  copilotInlineEdit(params: unknown, token: CancellationToken): Promise<InlineEditList> {
+    return this.#nextEdits.inlineEdit(params, token);
+  }
+
+  /** `textDocument/didShowInlineEdit`: the client showed a next edit. */
+  didShowInlineEdit(params: unknown): void {
+    this.#nextEdits.didShow(params);
+  }
+
+  /** `textDocument/codeAction`: next edits as `refactor.rewrite` actions, for editors that render no inline edits. */
+  codeAction(params: CodeActionParams, token: CancellationToken): Promise<CodeAction[]> {
+    return this.#nextEdits.codeActions(params, token);
+  }
+
   executeCommand({ command, arguments: args }: ExecuteCommandParams): unknown {
-    if (command === ACCEPTED_COMMAND || command === SHOWN_COMMAND) {
+    if (command === ACCEPTED_COMMAND || command === SHOWN_COMMAND || command === NEXT_EDIT_ACCEPTED_COMMAND) {
       try {
         if (command === ACCEPTED_COMMAND) this.#usage.accepted(args);
-        else this.#usage.reportedShown(args);
+        else if (command === SHOWN_COMMAND) this.#usage.reportedShown(args);
+        else this.#nextEdits.accepted(args);
       } catch (error) {
         return new ResponseError(ErrorCodes.InvalidParams, (error as Error).message);
       }
       return null;
     }
     if (command === STATUS_COMMAND) {
-      const status = this.#usage.status();
+      const nextEdits = this.#nextEdits.figures();
+      const status = { ...this.#usage.status(), ...(nextEdits ? { nextEdits } : {}) };
       const quiet = (args?.[0] as { message?: unknown } | undefined)?.message === false;
       if (!quiet) this.#channel.show(MessageType.Info, statusLine(status));
       return status;
@@ -335,7 +383,7 @@ export class InfillServer {
     this.#engine.dispose();
     this.#usage.dispose();
     this.#context.loaded?.dispose();
-    await this.#provider.close();
+    await Promise.all([this.#provider.close(), this.#nextEdits.shutdown()]);
   }
 
   /** Write the usage totals not written yet, synchronously: for the moment the process exits. */

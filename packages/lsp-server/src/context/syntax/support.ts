@@ -68,6 +68,22 @@ export function grammarReady(family: Family): boolean {
 }
 
 /**
+ * The tree of an open document's lines as they are now: its kept tree, re-parsed first if a change came since (from
+ * scratch the first time). Owned by the kept trees: read it at once and do not delete it. Undefined for a family not
+ * parsed with tree-sitter, a grammar not loaded yet (this starts its load), or a parse that fails.
+ */
+export function documentTree(family: Family, key: string, lines: LineSource): Tree | undefined {
+  try {
+    const grammar = grammarOf(family);
+    const trees = families.get(family)?.trees;
+    if (!grammar || !trees) return undefined;
+    return trees.parse(key, lines, grammar.parser);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A document's syntax as of now, for a parse later (after the upstream request is written): a copy of its kept tree
  * as it stands, told of every change so far, which later changes leave alone. Undefined when no tree is kept (the
  * later parse is then a fresh one). The caller deletes it (or hands it to {@link documentTreeFrom}).

@@ -1,0 +1,209 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadGrammar } from "../../src/context/syntax/runtime.js";
+import { loadSyntaxLayer } from "../../src/context/syntax-layer.js";
+import { Documents } from "../../src/documents/documents.js";
+import { TextBuffer } from "../../src/documents/text-buffer.js";
+import { chooseRegion, type RegionShape } from "../../src/next-edit/region.js";
+import { excerptAt, excerptOf } from "../../src/next-edit/region-excerpt.js";
+import { indentShape } from "../../src/next-edit/region-indent.js";
+import { syntaxShape } from "../../src/next-edit/region-syntax.js";
+import { fixture } from "../support/fixture.js";
+
+function open(uri: string, languageId: string, source: string) {
+  const f = fixture(source);
+  const documents = new Documents();
+  documents.didOpen({ textDocument: { uri, languageId, version: 1, text: f.text } });
+  return { doc: documents.get(uri)!, at: f.position };
+}
+
+/** The region's lines as text, for readable expectations. */
+function regionOf(
+  source: string,
+  maxLines: number,
+  languageId = "typescript",
+  uri = "file:///w/a.ts",
+): string {
+  const { doc, at } = open(uri, languageId, source);
+  return excerptAt(doc, at, "a", maxLines).region;
+}
+
+const shape = (
+  ancestors: Array<[number, number]>,
+  children: Array<Array<[number, number]>>,
+): RegionShape => ({
+  ancestors: ancestors.map(([start, end]) => ({ start, end })),
+  childrenOf: (i) => (children[i] ?? []).map(([start, end]) => ({ start, end })),
+});
+
+describe("chooseRegion", () => {
+  const cases: Array<[string, number, number, RegionShape, number, [number, number]]> = [
+    ["the whole document when it fits", 5, 30, shape([[4, 6]], []), 40, [0, 29]],
+    [
+      "the largest enclosing span that fits",
+      12,
+      200,
+      shape(
+        [
+          [11, 13],
+          [10, 20],
+          [5, 80],
+        ],
+        [],
+      ),
+      40,
+      [10, 20],
+    ],
+    [
+      "grown by the parts of the span around it, below then above",
+      12,
+      200,
+      shape(
+        [
+          [10, 20],
+          [5, 80],
+        ],
+        [
+          [],
+          [
+            [5, 5],
+            [6, 9],
+            [10, 20],
+            [21, 30],
+            [31, 60],
+          ],
+        ],
+      ),
+      25,
+      [6, 30],
+    ],
+    ["lines around the cursor when nothing fits", 100, 500, shape([[50, 300]], []), 40, [87, 126]],
+    ["never past the span that holds it", 52, 500, shape([[50, 300]], []), 40, [50, 89]],
+  ];
+  it.each(cases)("%s", (_name, cursor, lineCount, s, maxLines, [start, end]) => {
+    expect(chooseRegion(cursor, lineCount, s, maxLines)).toEqual({ start, end });
+  });
+});
+
+const LONG_TS = `import { x } from "./x";
+
+${Array.from({ length: 30 }, (_, i) => `const c${i} = ${i};`).join("\n")}
+
+function total(items: number[]): number {
+  let total = 0;
+  for (const item of items) {
+    total += item;│
+  }
+  return total;
+}
+
+${Array.from({ length: 30 }, (_, i) => `const d${i} = ${i};`).join("\n")}
+`;
+
+describe("regions by indentation (no grammar)", () => {
+  it("takes the enclosing blocks while they fit, with their opener and closer", () => {
+    expect(regionOf(LONG_TS, 3)).toBe("  for (const item of items) {\n    total += item;\n  }\n");
+    expect(regionOf(LONG_TS, 7)).toBe(
+      "function total(items: number[]): number {\n  let total = 0;\n  for (const item of items) {\n    total += item;\n  }\n  return total;\n}\n",
+    );
+  });
+
+  it("grows a block that fits by the statements around it", () => {
+    const region = regionOf(LONG_TS, 11);
+    expect(region.split("\n").length - 1).toBeLessThanOrEqual(11);
+    expect(region).toContain("function total(items: number[]): number {\n");
+    expect(region).toContain("const d0 = 0;\n");
+  });
+
+  it("keeps a cursor on a blank line at a block's end inside the region", () => {
+    const source = "function f() {\n  a();\n  │\n}\n\nfunction g() {}\n";
+    const { doc, at } = open("file:///w/b.ts", "typescript", source);
+    const whole = excerptAt(doc, at, "b.ts", 4);
+    expect(whole.region).toBe("function f() {\n  a();\n  \n}\n");
+    expect(whole.region.slice(0, whole.cursorOffset)).toBe("function f() {\n  a();\n  ");
+    // Too small for the function: lines around the cursor inside it.
+    expect(excerptAt(doc, at, "b.ts", 3).region).toBe("  a();\n  \n}\n");
+  });
+
+  it("reads a Python block without closers", () => {
+    const source = `x = 1\n\ndef f(a):\n    if a:\n        return 1│\n    return 2\n\n${"y = 2\n".repeat(50)}`;
+    const lines = new TextBuffer(fixture(source).text);
+    const s = indentShape(lines, 4);
+    expect(s.ancestors.slice(0, 2)).toEqual([
+      { start: 3, end: 4 },
+      { start: 2, end: 5 },
+    ]);
+  });
+});
+
+describe("regions along the syntax tree", () => {
+  beforeAll(async () => {
+    await loadSyntaxLayer();
+    await loadGrammar("c");
+  });
+
+  const C = `#include <stdio.h>
+
+${Array.from({ length: 20 }, (_, i) => `int g${i} = ${i};`).join("\n")}
+
+int sum(int *items, int n) {
+  int total = 0;
+  for (int i = 0; i < n; i++) {
+    total += items[i];│
+  }
+  return total;
+}
+
+${Array.from({ length: 20 }, (_, i) => `int h${i} = ${i};`).join("\n")}
+`;
+
+  it("follows the nodes that hold the cursor", () => {
+    const { doc, at } = open("file:///w/sum.c", "c", C);
+    const s = syntaxShape(doc, at)!;
+    expect(s.ancestors.slice(0, 4).map((span) => [span.start - at.line, span.end - at.line])).toEqual([
+      [0, 0],
+      [-1, 1],
+      [-3, 3],
+      [-at.line, 24],
+    ]);
+    expect(regionOf(C, 7, "c", "file:///w/sum2.c")).toBe(
+      "int sum(int *items, int n) {\n  int total = 0;\n  for (int i = 0; i < n; i++) {\n    total += items[i];\n  }\n  return total;\n}\n",
+    );
+  });
+
+  it("falls back to indentation for a language whose grammar is not loaded", () => {
+    const { doc, at } = open("file:///w/a.swift", "swift", "func f() {\n  let x = 1│\n}\n");
+    expect(syntaxShape(doc, at)).toBeUndefined();
+    expect(excerptAt(doc, at, "a.swift", 40).region).toBe("func f() {\n  let x = 1\n}\n");
+  });
+});
+
+describe("excerptOf", () => {
+  it("splits the lines into context, region and context, and places the cursor in the region", () => {
+    const buffer = new TextBuffer("a\nb\nc\nd\ne\nf");
+    const excerpt = excerptOf(
+      buffer,
+      { line: 3, character: 1 },
+      { start: 2, end: 4 },
+      { path: "p", languageId: "x" },
+      1,
+    );
+    expect(excerpt).toEqual({
+      path: "p",
+      languageId: "x",
+      startsFile: false,
+      beforeRegion: "b\n",
+      region: "c\nd\ne\n",
+      regionStartLine: 2,
+      cursorOffset: 3,
+      afterRegion: "f",
+    });
+    const top = excerptOf(
+      buffer,
+      { line: 0, character: 9 },
+      { start: 0, end: 0 },
+      { path: "p", languageId: "x" },
+      1,
+    );
+    expect(top).toMatchObject({ startsFile: true, beforeRegion: "", region: "a\n", cursorOffset: 1 });
+  });
+});
