@@ -62,6 +62,8 @@ interface Session {
   majorMode: string;
   managed: boolean;
   serverName: string | null;
+  /** The class of Eglot's connection (infill.el's own, which answers infill/typeDefinitions). */
+  serverClass: string;
   capf: boolean;
   line: string;
   contextLine: string;
@@ -118,6 +120,7 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
   it("runs infill next to the usual server through rass, or alone", () => {
     const infill = ["infill-lsp", "--stdio", ":initializationOptions", "infill-initialization-options"];
     expect(session.contacts.usualAndRass).toEqual([
+      "infill-eglot-server",
       "rass",
       "--",
       "typescript-language-server",
@@ -125,8 +128,16 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       "--",
       ...infill,
     ]);
-    expect(session.contacts.companionGiven).toEqual(["rass", "--", "biome", "lsp-proxy", "--", ...infill]);
-    expect(session.contacts.companionOff).toEqual(infill);
+    expect(session.contacts.companionGiven).toEqual([
+      "infill-eglot-server",
+      "rass",
+      "--",
+      "biome",
+      "lsp-proxy",
+      "--",
+      ...infill,
+    ]);
+    expect(session.contacts.companionOff).toEqual(["infill-eglot-server", ...infill]);
     // Never silently instead of an installed usual server.
     expect(session.contacts.usualWithoutRass).toMatch(/^user-error: .*needs rass/);
   });
@@ -171,6 +182,22 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     );
   });
 
+  it("answers infill/typeDefinitions, offered at initialize: empty, with infill-lsp alone (no other server to ask)", () => {
+    expect(session.serverClass).toBe("infill-eglot-server");
+    const initialize = session.events.split("\n").find((line) => line.includes("--> initialize["));
+    const params = JSON.parse(initialize!.slice(initialize!.indexOf("{"))).params;
+    expect(params.capabilities.experimental).toEqual({ infill: { typeDefinitions: true } });
+    // `Math.` typed: infill-lsp asked where `Math`'s type is declared, and Eglot answered at once, asking nobody
+    // (the server behind it offers no typeDefinition: it is infill-lsp itself).
+    expect(session.events).toMatch(
+      /<-- infill\/typeDefinitions\[\d+\] .*"positions":\[\{"line":\d+,"character":0\}\]/,
+    );
+    expect(session.events).toMatch(
+      /--> infill\/typeDefinitions\[\d+\] \{"jsonrpc":"2.0","id":\d+,"result":\[null\]\}/,
+    );
+    expect(session.events).not.toContain("--> textDocument/typeDefinition");
+  });
+
   it("sends the declaration of a function from a file it never visited", () => {
     const before = `${LABEL.before}(`;
     const prompts = contextPrompts(sim, LABEL_PATH, before);
@@ -199,12 +226,13 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     ]);
     const [requests, , cached, , cost, shown, taken, rate] = lines[2]!.trim().split(/\s{2,}/);
     // Three completions at point, each taken by Eglot's exit function: beta's line and gamma's whole, the first line
-    // of the block after `inchesToCm(` in part.
+    // of the block after `inchesToCm(` in part; and the completion asked after `Math.` (infill/typeDefinitions),
+    // answered, not taken.
     expect({ requests, shown, taken, rate }).toEqual({
       requests: String(sim.requests.length),
-      shown: "3",
+      shown: "4",
       taken: "3",
-      rate: "100 %",
+      rate: "75 %",
     });
     expect(cached).toMatch(/^\d+ %$/);
     expect(cost).toMatch(/^\$0\.\d{6}$/);
@@ -236,10 +264,10 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       ),
     );
     expect(lines[6]).toBe(
-      `  by language: javascript ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+      `  by language: javascript ${requests} requests, 3 of 4 taken, ${2 * beta + partial} chars`,
     );
     expect(lines[7]).toBe(
-      `  by context: with context ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+      `  by context: with context ${requests} requests, 3 of 4 taken, ${2 * beta + partial} chars`,
     );
     expect(session.statusElsewhere).toBe(
       "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)",

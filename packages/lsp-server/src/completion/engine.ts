@@ -210,7 +210,8 @@ export class CompletionEngine {
 
     // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
     const version = doc.version;
-    const context = chooseContext(this.options.context, doc, here, this.options.settings());
+    const quiet = waitedAlready ? 0 : wait;
+    const context = chooseContext(this.options.context, doc, here, this.options.settings(), undefined, quiet);
     if (!waitedAlready) {
       waited = wait;
       await delayUnlessAnswered(wait, slot);

@@ -408,8 +408,11 @@ export interface ContextSnippet {
   readonly endLine: number;
   /** The snippet's lines joined with `\n`, no trailing line break. */
   readonly text: string;
-  /** A declaration of a name used near the cursor, or a window of similar code. */
-  readonly kind: "declaration" | "similar";
+  /**
+   * A declaration of a name used near the cursor, a window of similar code, or the member outline of the type the
+   * cursor's receiver has (header and member signatures, bodies left out).
+   */
+  readonly kind: "declaration" | "similar" | "outline";
 }
 
 /** The fields of a `package.json` that say what importing the package gives. */

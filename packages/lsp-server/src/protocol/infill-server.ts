@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { usageDirectory } from "@infill/core/usage";
 import {
   type CancellationToken,
+  type CancellationTokenSource,
   type ClientCapabilities,
   type CodeAction,
   type CodeActionParams,
@@ -68,12 +69,15 @@ import { partialResultToken } from "./partial-results.js";
 import { placementIn } from "./placement.js";
 import { SERVER_VERSION } from "./server-version.js";
 import { clientReportsShown } from "./shown-reports.js";
+import { answersTypeDefinitions, typeDefinitionAsk } from "./type-definitions.js";
 
 /**
  * The connection to the client as the server uses it (vscode-languageserver's `Connection` fits): notifications
  * and progress (through {@link ClientChannel}), registrations, and its configuration.
  */
 export interface LspClient extends ClientConnection {
+  /** A request to the client (`infill/typeDefinitions`). */
+  sendRequest(method: string, params: unknown, token: CancellationTokenSource["token"]): Promise<unknown>;
   readonly client: {
     register<P, RO>(type: ProtocolNotificationType<P, RO>, options?: RO): Promise<unknown>;
   };
@@ -136,11 +140,16 @@ export class InfillServer {
       },
     });
     this.#documents = new Documents((message) => log.warn(message));
+    const askTypes = typeDefinitionAsk(
+      (method, params, token) => client.sendRequest(method, params, token),
+      () => this.#documents.encoding,
+    );
     this.#context = new ContextLoader({
       documents: this.#documents,
       workspace: this.#workspace,
       settings: () => settings().context,
       log,
+      typeDefinitions: () => (answersTypeDefinitions(this.#capabilities) ? askTypes : undefined),
     });
     this.#usage = new UsageTracker({
       settings: () => ({
@@ -269,7 +278,7 @@ export class InfillServer {
     syntaxDocumentChanged(uri, changes);
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
-    this.#context.loaded?.didChange(uri, from.line, lineDelta(changes));
+    this.#context.loaded?.didChange(uri, from, lineDelta(changes));
     this.#nextEdits.didChange(uri, params.textDocument.version, changes);
   }
 

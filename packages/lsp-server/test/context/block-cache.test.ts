@@ -20,6 +20,7 @@ function setup() {
     settings: SETTINGS,
     support: undefined,
     imports: () => undefined,
+    types: [],
   });
   /** A block chosen at `line`, depending on `sources`. */
   const chosen = (line: number, sources: string[] = []): DocState => ({
@@ -29,6 +30,7 @@ function setup() {
     anchorLine: line,
     sources: new Set(sources),
     tried: new Set(),
+    receivers: new Set(),
     imported: new Set(),
     importsEnd: 0,
     importsEdited: false,

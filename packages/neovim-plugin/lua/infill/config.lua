@@ -39,6 +39,7 @@
 ---@field maxTokens? integer Budget of the context block, in estimated tokens, taken out of `contextTokens`. Default `1024`.
 ---@field exclude? string[] Gitignore-style patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns. Default `{}`.
 ---@field holdout? number The share of requests (0-1) sent without the context block, to measure whether context earns what it costs (`infill usage --by context`). Default `0`.
+---@field typeDefinitionMs? integer How long a request waits for the editor's language servers to say where the type of the receiver at the cursor is declared, in ms (0-2000); an answer that comes later serves the next request there; 0 never asks. Default `50`.
 
 --- Prices of a model, in US dollars per million tokens.
 ---@class (exact) infill.Price
@@ -89,6 +90,7 @@
 ---@field stream? boolean Draw a block suggestion line by line while the server still generates it (partial results); the plugin's own ghost text only. Default `true`.
 ---@field use_native? boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
 ---@field notify? boolean Show the messages nobody asked for (the server's: a missing or rejected key, bad settings; the plugin's: a server that exited, an action that failed) through `vim.notify`, once each; with `false` they only go to `:Infill log` and `:checkhealth infill`. Default `true`.
+---@field type_definitions? boolean Answer the server's `infill/typeDefinitions` by asking the buffer's other language servers where the type of the value before `.` is declared, so that its members reach the prompt. Default `true`.
 ---@field settings? infill.Settings Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`). Default `{}`.
 
 --- The options in effect: the user's merged over the defaults, every field present (`cmd` may be nil).
@@ -106,6 +108,7 @@
 ---@field use_native boolean
 ---@field notify boolean
 ---@field next_edit infill.NextEditOpts
+---@field type_definitions boolean
 ---@field settings infill.Settings
 
 local M = {}
@@ -177,6 +180,7 @@ M.defaults = {
     debounce = 150,
     sign = false,
   },
+  type_definitions = true,
   settings = {},
 }
 
@@ -198,6 +202,7 @@ local types = {
   use_native = "boolean",
   notify = "boolean",
   next_edit = "table",
+  type_definitions = "boolean",
   settings = "table",
 }
 

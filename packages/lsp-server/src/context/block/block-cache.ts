@@ -5,7 +5,9 @@ import { uriToPath } from "../../workspace/workspace.js";
 import { linesOf } from "../document-lines.js";
 import { importedNames } from "../modules/current-imports.js";
 import type { LanguageSupport, ParsedModule, Reference } from "../types.js";
+import { rulesFor } from "../typing/rules/index.js";
 import type { ContextBlock } from "./block.js";
+import { cursorReceiver } from "./cursor-receiver.js";
 
 /** A cursor this many lines away from where the block was chosen is in another region: choose again. */
 const REGION_LINES = 24;
@@ -22,7 +24,16 @@ const REGIONS_KEPT = 8;
 const RECHECK_MS = 2000;
 
 /** Why a document's block is chosen anew: kept for the debug log. */
-export type Reason = "first" | "settings" | "document" | "region" | "imports" | "source" | "name";
+export type Reason =
+  | "first"
+  | "settings"
+  | "document"
+  | "region"
+  | "imports"
+  | "source"
+  | "name"
+  | "receiver"
+  | "type";
 
 /** A document's block, and what it depends on. */
 export interface DocState {
@@ -34,6 +45,8 @@ export interface DocState {
   sources: Set<string>;
   /** Reference keys already looked up (`name` and `name.member`). */
   tried: Set<string>;
+  /** Receivers whose type's member outline was looked for (`mail`, `this.transport`), found or not. */
+  receivers: Set<string>;
   /** Local names bound by the document's imports: a new one typed on the cursor line triggers a new choice. */
   imported: Set<string>;
   /** Last line where an import statement of the document starts: an edit up to a little after may change them. */
@@ -54,14 +67,17 @@ export interface Current {
   support: LanguageSupport | undefined;
   /** The document's imports now (parsed on demand: only when they may have changed). */
   imports: () => ParsedModule | undefined;
+  /** The keys ({@link typeKey}) of the types the editor says the receiver at the cursor has. */
+  types: readonly string[];
 }
 
 /**
  * The blocks of the documents, and when each must be chosen again. Cache stability: a block is reused byte for
  * byte — so the prompt cache keeps hitting — until the cursor moves to another region (24 lines away), another
  * document asks, a file the block depends on is edited, saved or changed on disk, the document's imports change,
- * or a newly typed name on the cursor line is one the imports bind. Never on every keystroke. Its invalidation is
- * all here.
+ * a newly typed name on the cursor line is one the imports bind, the cursor is after a member operator on a
+ * receiver whose type was not looked for yet, or the editor locates a type the block has not tried (the receiver's
+ * at the cursor). Never on every keystroke. Its invalidation is all here.
  */
 export class BlockCache {
   readonly #states = new Map<string, DocState>();
@@ -141,7 +157,7 @@ export class BlockCache {
     if (this.#lastUri === uri) this.#lastUri = undefined;
   }
 
-  #staleness({ doc, position, budget, settings, support, imports }: Current): Reason | undefined {
+  #staleness({ doc, position, budget, settings, support, imports, types }: Current): Reason | undefined {
     const state = this.#states.get(doc.uri);
     if (!state) return "first";
     if (state.stale) return state.stale;
@@ -154,6 +170,7 @@ export class BlockCache {
       settings,
       support,
       imports,
+      types,
     });
   }
 
@@ -180,7 +197,7 @@ export class BlockCache {
 
   #regionStaleness(
     state: DocState | undefined,
-    { doc, position, support, imports }: Current,
+    { doc, position, support, imports, types }: Current,
   ): Reason | undefined {
     if (!state) return "region";
     if (state.importsEdited) {
@@ -193,6 +210,8 @@ export class BlockCache {
         state.importsEdited = false;
       }
     }
+    // The editor told where the receiver's type is declared (maybe after the block was chosen): it joins the block.
+    if (types.some((key) => !state.tried.has(key))) return "type";
     if (support && state.imported.size > 0) {
       // Only names typed to their end count: `formatPrice(` does, `formatPr` or `ns.memb` being typed do not
       // (every keystroke would be a new name).
@@ -208,6 +227,11 @@ export class BlockCache {
       if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(word) && state.imported.has(word) && !state.tried.has(word))
         return "name";
     }
+    // A member access on a receiver not tried yet: its type's outline is looked for once (the typed prefix after
+    // the operator does not count: every keystroke would be a new receiver).
+    const rules = support && rulesFor(support.family);
+    const receiver = rules && cursorReceiver(doc, position, rules, state.imported);
+    if (receiver && !state.receivers.has(receiver.key)) return "receiver";
     return undefined;
   }
 
@@ -244,6 +268,11 @@ export function withoutTypedName(line: string): string {
 /** The key a reference is tried under: `name`, or `name.member`. */
 export function referenceKey(ref: Reference): string {
   return ref.member === undefined ? ref.name : `${ref.name}.${ref.member}`;
+}
+
+/** The key a type the editor located is tried under. */
+export function typeKey(location: { uri: string; line: number }): string {
+  return `type ${location.uri}:${location.line}`;
 }
 
 /** What of the settings a block depends on. */

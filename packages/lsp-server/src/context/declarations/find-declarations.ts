@@ -466,3 +466,32 @@ export async function findDeclarations(
   }
   return results;
 }
+
+/**
+ * What a name or a path of names (`X`, `ns.X`, `pkg.X`, `crate::a::X`) written in a file means there: the file's
+ * own declarations first, then what its imports bind, its glob imports, the names the language finds without
+ * import (a Go package's other files); the declarations with the file that declares them, or undefined (a module,
+ * or nothing found). What a type written in another file names, read as that file reads it. Never rejects.
+ */
+export async function declarationsOf(
+  support: LanguageSupport,
+  module: ParsedModule,
+  written: string,
+  host: ModuleHost,
+  env: ResolveEnv,
+  limits: ResolveLimits = {},
+): Promise<{ readonly path: string; readonly declarations: readonly Declaration[] } | undefined> {
+  let completed = env;
+  try {
+    completed = support.environment?.(module, env) ?? env;
+  } catch {
+    // The project files' environment alone.
+  }
+  try {
+    const resolution = new Resolution(support, module, host, completed, limits, undefined);
+    const target = await resolution.pathIn(written, module, nestingAt(module, undefined));
+    return target?.kind === "declarations" ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
