@@ -8,7 +8,6 @@ import {
   type CodeActionParams,
   type CompletionList,
   type CompletionParams,
-  CompletionTriggerKind,
   type ConfigurationItem,
   DidChangeConfigurationNotification,
   type DidChangeConfigurationParams,
@@ -24,22 +23,17 @@ import {
   type InitializeResult,
   type InlineCompletionList,
   type InlineCompletionParams,
-  InlineCompletionTriggerKind,
   MessageType,
-  type Position,
   type ProtocolNotificationType,
   ResponseError,
   type WorkspaceFoldersChangeEvent,
 } from "vscode-languageserver";
-import type { RequestKind, Trigger } from "../completion/answer.js";
 import {
   syntaxDocumentChanged,
   syntaxDocumentGone,
   syntaxDocumentOpened,
 } from "../completion/document-syntax.js";
-import { CompletionEngine } from "../completion/engine.js";
-import type { PartialListener } from "../completion/partial-feed.js";
-import type { Suggestion } from "../completion/type-through.js";
+import type { CompletionEngine } from "../completion/engine.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { Documents } from "../documents/documents.js";
@@ -61,12 +55,10 @@ import { preloadClient } from "../upstream/upstreams.js";
 import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
-import { completionList, inlineItems, type Placement } from "./completion-items.js";
+import { Completions } from "./completions.js";
 import type { InlineEditList } from "./inline-edits.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
 import { NextEdits } from "./next-edits.js";
-import { partialResultToken } from "./partial-results.js";
-import { placementIn } from "./placement.js";
 import { SERVER_VERSION } from "./server-version.js";
 import { clientReportsShown } from "./shown-reports.js";
 import { answersTypeDefinitions, typeDefinitionAsk } from "./type-definitions.js";
@@ -105,6 +97,7 @@ export class InfillServer {
   readonly #channel: ClientChannel;
   readonly #context: ContextLoader;
   readonly #usage: UsageTracker;
+  readonly #completions: Completions;
   readonly #engine: CompletionEngine;
   readonly #nextEdits: NextEdits;
   readonly #costs = new RequestCosts();
@@ -167,24 +160,19 @@ export class InfillServer {
       serverVersion: SERVER_VERSION,
       log,
     });
-    this.#engine = new CompletionEngine({
+    this.#completions = new Completions({
       documents: this.#documents,
-      upstream: () => this.#provider.upstream(),
       settings,
-      health: this.#provider.health,
-      onFailure: (notice) => this.#channel.tell(notice),
-      log,
-      onUpstream: (uri, arm) => {
-        const progressDone = this.#channel.progress();
-        const counted = this.#usage.upstream(uri, this.#documents.get(uri)?.languageId ?? "", arm);
-        return (end) => {
-          progressDone();
-          counted(end);
-        };
-      },
-      onTypedThrough: (suggestion, chars) => this.#usage.typedThrough(suggestion, chars),
+      ready: () => this.#settings.ready,
+      provider: this.#provider,
+      channel: this.#channel,
+      usage: this.#usage,
       context: this.#context,
+      costs: this.#costs,
+      capabilities: () => this.#capabilities,
+      log,
     });
+    this.#engine = this.#completions.engine;
     this.#nextEdits = new NextEdits({
       documents: this.#documents,
       workspace: this.#workspace,
@@ -298,35 +286,12 @@ export class InfillServer {
     this.#documents.didClose(uri);
   }
 
-  async completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
-    checkPosition("textDocument/completion", params);
-    // LSP's Invoked also covers "typing an identifier" in some clients; they debounce before asking anyway.
-    const trigger = params.context?.triggerKind === CompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    const placed = await this.#answer(params.textDocument.uri, params.position, token, "completion", trigger);
-    return placed ? completionList(placed.place, placed.alternatives) : { isIncomplete: true, items: [] };
+  completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
+    return this.#completions.completion(params, token);
   }
 
-  async inlineCompletion(
-    params: InlineCompletionParams,
-    token: CancellationToken,
-  ): Promise<InlineCompletionList> {
-    checkPosition("textDocument/inlineCompletion", params);
-    const { uri } = params.textDocument;
-    const trigger =
-      params.context?.triggerKind === InlineCompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    // Partial results (opt-in): the lines settled so far, inserted at the cursor (what they replace comes with the
-    // answer).
-    const partialToken = partialResultToken(this.#capabilities, params);
-    const onPartial: PartialListener | undefined =
-      partialToken === undefined
-        ? undefined
-        : (partial) => {
-            const doc = this.#documents.get(uri);
-            const place = doc && placementIn(doc, { ...partial, replaceEnd: 0 }, this.#documents.encoding);
-            if (place) this.#channel.partial(partialToken, inlineItems(place));
-          };
-    const placed = await this.#answer(uri, params.position, token, "inline", trigger, onPartial);
-    return { items: placed ? inlineItems(placed.place, placed.alternatives) : [] };
+  inlineCompletion(params: InlineCompletionParams, token: CancellationToken): Promise<InlineCompletionList> {
+    return this.#completions.inlineCompletion(params, token);
   }
 
   /** `textDocument/copilotInlineEdit` (copilot-language-server's next edits, as copilot-lsp and sidekick.nvim ask). */
@@ -403,52 +368,12 @@ export class InfillServer {
     await this.#settings.pull(fetch, pushed);
   }
 
-  async #answer(
-    uri: string,
-    position: Position,
-    token: CancellationToken,
-    kind: RequestKind,
-    trigger: Trigger,
-    onPartial?: PartialListener,
-  ): Promise<{ place: Placement; alternatives: Placement[] } | undefined> {
-    await this.#settings.ready;
-    const metered = this.#settings.current.metrics ? this.#costs.begin() : undefined;
-    const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
-    const cost = metered?.();
-    if (result.kind === "none") {
-      this.#channel.log.debug(`no suggestion: ${result.reason}`);
-      this.#usage.noAnswer(uri, result.reason);
-      return undefined;
-    }
-    if (cost) this.#channel.metrics(uri, result, cost);
-    const doc = this.#documents.get(uri);
-    if (!doc) return undefined;
-    const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
-      const { position, latencyMs } = result;
-      const accept = this.#usage.answered(uri, doc.languageId, suggestion, text, position, latencyMs);
-      const place = placementIn(doc, { text, position, replaceEnd }, this.#documents.encoding);
-      return place && { ...place, accept };
-    };
-    const place = placed(result.text, result.replaceEnd, result.suggestion);
-    if (!place) return undefined;
-    const alternatives = (result.alternatives ?? []).flatMap(
-      (a) => placed(a.text, a.replaceEnd, a.suggestion) ?? [],
-    );
-    return { place, alternatives };
-  }
-
   /** Whether a notification's params lack what the server reads (it is then ignored, with a warning). */
   #malformed(method: string, shape: ParamsShape, params: unknown): boolean {
     const problem = paramsProblem(shape, params);
     if (problem) this.#channel.log.warn(`infill: ignoring ${method}: ${problem}`);
     return problem !== undefined;
   }
-}
-
-/** Refuse a completion request whose params lack what the server reads, naming the field. */
-function checkPosition(method: string, params: unknown): void {
-  const problem = paramsProblem("position", params);
-  if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `infill: ${method}: ${problem}`);
 }
 
 function isObject(value: unknown): value is object {
