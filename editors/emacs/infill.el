@@ -645,18 +645,30 @@ taken.  NAMES maps a KEY's value to its words."
 (defun infill--next-edits-line (figures)
   "Next edits' FIGURES (`nextEdits' of `infill.status') as one line, or nil.
 Nil until the server asked for any or showed any: their requests, the
-estimated cost, edits taken of those shown, and dismissed."
-  (let ((n (lambda (key) (or (infill--number (infill--get figures key)) 0))))
+estimated cost, edits taken of those shown, dismissed, and the characters
+applied with the share still there at the longest horizon checked."
+  (let* ((n (lambda (key) (or (infill--number (infill--get figures key)) 0)))
+         (kept (and figures
+                    (car (last (seq-filter
+                                (lambda (r) (> (or (infill--number (infill--get r "checkedChars")) 0) 0))
+                                (infill--get figures "retained")))))))
     (and figures
          (or (> (funcall n "requests") 0) (> (funcall n "shown") 0))
-         (format "  next edits: %s request%s, est. %s, taken %s of %s (%s), %s dismissed"
-                 (infill--format-count (funcall n "requests"))
-                 (if (= (funcall n "requests") 1) "" "s")
-                 (infill--format-cost (funcall n "cost"))
-                 (infill--format-count (funcall n "accepted"))
-                 (infill--format-count (funcall n "shown"))
-                 (infill--format-percent (infill--number (infill--get figures "acceptanceRate")))
-                 (infill--format-count (funcall n "dismissed"))))))
+         (concat
+          (format "  next edits: %s request%s, est. %s, taken %s of %s (%s), %s dismissed"
+                  (infill--format-count (funcall n "requests"))
+                  (if (= (funcall n "requests") 1) "" "s")
+                  (infill--format-cost (funcall n "cost"))
+                  (infill--format-count (funcall n "accepted"))
+                  (infill--format-count (funcall n "shown"))
+                  (infill--format-percent (infill--number (infill--get figures "acceptanceRate")))
+                  (infill--format-count (funcall n "dismissed")))
+          (if kept
+              (format "; %s chars applied, %s kept at %s"
+                      (infill--format-count (infill--get kept "checkedChars"))
+                      (infill--format-percent (infill--number (infill--get kept "rate")))
+                      (infill--format-horizon (infill--get kept "seconds")))
+            "")))))
 
 (defun infill-status-lines (status)
   "The usage figures STATUS (what `infill.status' answers) as lines of text."

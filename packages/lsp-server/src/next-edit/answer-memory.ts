@@ -27,7 +27,10 @@ export interface RememberedAnswer {
 
 /** What a change did to a remembered answer. */
 export type Followed =
-  /** The change applied some of its edits (and nothing else): the others, moved, hold for the new version. */
+  /**
+   * The change applied some of its edits (and nothing else): the others, moved, hold for the new version. `applied`
+   * are those edits with their range where their text is now.
+   */
   | { kind: "advanced"; answer: RememberedAnswer; applied: NextEdit[] }
   /** Anything else: the answer is for a text that is gone. */
   | { kind: "dropped"; dropped: readonly NextEdit[] };
@@ -69,7 +72,11 @@ export function followAnswer(
   if (applied.length === 0 || !applied.every(holds)) return { kind: "dropped", dropped: answer.edits };
   return {
     kind: "advanced",
-    applied: applied.map((entry) => entry.edit),
+    applied: applied.map(({ edit, start }) => ({
+      id: edit.id,
+      range: { start, end: advance(start, edit.text) },
+      text: edit.text,
+    })),
     answer: {
       uri: answer.uri,
       version,

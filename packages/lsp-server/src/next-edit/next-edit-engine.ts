@@ -30,7 +30,7 @@ export interface NextEditHooks {
   upstream?(uri: string): (end: UpstreamEnd) => void;
   /** An answer was not what its format says. */
   malformed?(problem: string): void;
-  /** Edits `uri` now holds, put there by the client (however it got there). */
+  /** Edits `uri` now holds, put there by the client (however it got there), each with its range where its text is now. */
   applied?(uri: string, edits: readonly NextEdit[]): void;
   /** Edits of an answer for `uri` dropped by a change that applied none of them (or the document closed). */
   dropped?(uri: string, edits: readonly NextEdit[]): void;

@@ -350,10 +350,12 @@ export class InfillServer {
   /** `shutdown`: stop everything that runs on its own, write the usage counted, close the provider's client. */
   async shutdown(): Promise<void> {
     this.#engine.dispose();
+    // Before usage is written: the next edits' last retention checks are counted there.
+    const nextEdits = this.#nextEdits.shutdown();
     this.#usage.dispose();
     this.#costs.stop();
     this.#context.loaded?.dispose();
-    await Promise.all([this.#provider.close(), this.#nextEdits.shutdown()]);
+    await Promise.all([this.#provider.close(), nextEdits]);
   }
 
   /** Write the usage totals not written yet, synchronously: for the moment the process exits. */

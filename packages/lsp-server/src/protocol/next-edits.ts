@@ -84,11 +84,12 @@ export class NextEdits {
     });
     const model = () => this.#session.subject().model ?? PROVIDER_INFO.deepseek.defaultModel!;
     this.#stats = new NextEditStats(
-      () => ({ model: model(), prices: options.prices() }),
+      () => ({ model: model(), prices: options.prices(), horizons: settings().usage.retentionChecks }),
       (delta, uri) => {
         const languageId = (uri && options.documents.get(uri)?.languageId) ?? "unknown";
         options.usage(languageId, this.#session.subject().provider, model(), delta);
       },
+      (uri) => options.documents.get(uri)?.buffer,
     );
     void options.ready().then(() => this.#loadIfOn());
   }
@@ -98,13 +99,19 @@ export class NextEdits {
     const doc = this.options.documents.get(uri);
     if (!doc) return;
     this.#history.record(uri, changes, doc.buffer);
+    // The places of edits applied before this change follow it first; the engine may report new ones after it.
+    this.#stats.changed(uri, changes);
     if (this.#engine) this.#engine.didChange(uri, version, changes);
     else this.#loadIfOn();
   }
 
-  /** `uri` is closing or opened again: its request is aborted and its answer dropped (the history keeps its edits). */
+  /**
+   * `uri` is closing or opened again (its old text still readable): its request is aborted and its answer dropped
+   * (the history keeps its edits); the edits applied there are checked on that text.
+   */
   forget(uri: string): void {
     this.#engine?.forget(uri);
+    this.#stats.closed(uri);
   }
 
   /** The settings changed: a fresh try upstream, and the file policy asked again. */
@@ -203,6 +210,7 @@ export class NextEdits {
   /** Stop everything and close the edit model's client. */
   async shutdown(): Promise<void> {
     this.#engine?.dispose();
+    this.#stats.dispose();
     await this.#session.close();
   }
 
@@ -262,6 +270,7 @@ export class NextEdits {
         malformed: (problem) => stats.malformed(problem),
         applied: (uri, edits) => {
           for (const edit of edits) stats.event(edit.id, "accepted", uri);
+          stats.applied(uri, edits);
         },
         dropped: (uri, edits) => {
           for (const edit of edits) stats.event(edit.id, "dropped", uri);

@@ -40,7 +40,7 @@ describe("followAnswer", () => {
     const result = followed([{ range: r(2, 4, 2, 9), text: "sum" }]);
     expect(result.kind).toBe("advanced");
     if (result.kind !== "advanced") return;
-    expect(result.applied.map((e) => e.id)).toEqual(["b"]);
+    expect(result.applied).toEqual([ne("b", r(2, 4, 2, 7), "sum")]);
     expect(result.answer.version).toBe(3);
     expect(result.answer.edits).toEqual([ne("a", r(1, 4, 1, 9), "sum"), ne("c", r(2, 9, 2, 14), "sum")]);
   });
@@ -56,6 +56,11 @@ describe("followAnswer", () => {
       { range: r(2, 4, 2, 9), text: "sum" },
     ]);
     expect(result.kind === "advanced" && result.answer.edits.map((e) => e.id)).toEqual(["a"]);
+    // Each applied edit where its text is now: the second change moved the first one's place left.
+    expect(result.kind === "advanced" && result.applied).toEqual([
+      ne("b", r(2, 4, 2, 7), "sum"),
+      ne("c", r(2, 9, 2, 12), "sum"),
+    ]);
   });
 
   it("moves the region with the lines an applied edit adds or removes", () => {

@@ -191,7 +191,14 @@ describe("next edits end to end, against the sim's edit model", () => {
       command: "infill.status",
       arguments: [{ message: false }],
     })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
-    expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
+    // The characters the two edits put in the document, followed for the retention checks.
+    expect(status.nextEdits).toMatchObject({
+      requests: 1,
+      shown: 2,
+      accepted: 2,
+      dismissed: 0,
+      acceptedChars: 6,
+    });
     expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual(
       [],
     );
