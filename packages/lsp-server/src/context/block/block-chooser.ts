@@ -5,11 +5,13 @@ import { uriToPath, type Workspace } from "../../workspace/workspace.js";
 import { findDeclarations } from "../declarations/find-declarations.js";
 import { shows } from "../declarations/outline-lookup.js";
 import { type DocumentSource, linesOf } from "../document-lines.js";
+import { openDocumentTooLarge } from "../files/file-policy.js";
 import type { SourceCache } from "../files/source-cache.js";
 import { type CurrentImports, importedNames, NEAR_LINES } from "../modules/current-imports.js";
 import type { OpenModules } from "../modules/open-modules.js";
 import { supportOf } from "../modules/parse-file.js";
 import type { ProjectEnv } from "../project/project-env.js";
+import { sourceOf } from "../scan/snippet.js";
 import type { RecentEdits } from "../similar/recent-edits.js";
 import type { SimilarIndex } from "../similar/similar-index.js";
 import { chainOf, type IndexQuery, indexSteps } from "../symbols/index-queries.js";
@@ -84,6 +86,26 @@ function precedingStart(doc: OpenDocument, from: number, support: LanguageSuppor
   return start - STATEMENT_SEARCH_LINES > 0 ? start : 0;
 }
 
+/** Names written after a `.` in a file parsed for typing (its text from the declarations' source lines). */
+const USED = /\.\s*([\p{L}_$][\p{L}\p{N}_$]*)/gu;
+const membersUsedCache = new WeakMap<ParsedModule, ReadonlySet<string>>();
+
+/**
+ * The names a file uses as members (`x.name`): a member outline shows those first after the ones near the cursor.
+ * Read once per parse, from the text its declarations were cut from.
+ */
+function membersUsed(module: ParsedModule | undefined): ReadonlySet<string> | undefined {
+  if (!module) return undefined;
+  let used = membersUsedCache.get(module);
+  if (!used) {
+    const first = module.outline.declarations[0];
+    const text = first && sourceOf(first)?.text;
+    used = new Set(text ? [...text.matchAll(USED)].map((m) => m[1]!) : []);
+    membersUsedCache.set(module, used);
+  }
+  return used;
+}
+
 /** Where a choice reads from: the other concepts of repository context. */
 export interface BlockChooserParts {
   documents: DocumentSource;
@@ -104,6 +126,9 @@ export interface BlockChooserParts {
  * imports that are not used yet (looked up ahead, to fill what the budget leaves), then similar code.
  */
 export class BlockChooser {
+  /** The last document parsed for typing, without its cursor's line. */
+  #typingParse: { uri: string; version: number; line: number; module: ParsedModule } | undefined;
+
   constructor(private readonly parts: BlockChooserParts) {}
 
   /**
@@ -184,6 +209,27 @@ export class BlockChooser {
   }
 
   /**
+   * The document parsed with the cursor's line left blank: the line being typed is most often unfinished (an
+   * unclosed `(`), and would make the declarations around it (the class `this` is) unreadable. Kept per version and
+   * line (the receivers of a region are typed on a few lines).
+   */
+  #withoutCursorLine(
+    doc: OpenDocument,
+    line: number,
+    support: LanguageSupport,
+    path: string,
+  ): ParsedModule | undefined {
+    if (openDocumentTooLarge(doc.buffer.length)) return undefined;
+    const kept = this.#typingParse;
+    if (kept?.uri === doc.uri && kept.version === doc.version && kept.line === line) return kept.module;
+    const lines: string[] = [];
+    for (let at = 0; at < doc.buffer.lineCount; at++) lines.push(at === line ? "" : doc.buffer.lineAt(at));
+    const module = { path, ...support.parse(lines.join("\n")) };
+    this.#typingParse = { uri: doc.uri, version: doc.version, line, module };
+    return module;
+  }
+
+  /**
    * The member outline of the type the cursor's receiver has (`mail` in `await mail.│`), as snippets of the files
    * that declare the type and its bases, within a share of the budget; the receiver's key whether or not its type
    * was found (it is not looked for again in this region). Undefined when the cursor is after no member operator.
@@ -199,11 +245,25 @@ export class BlockChooser {
   ): Promise<{ key: string; snippets: ContextSnippet[] } | undefined> {
     const rules = rulesFor(support.family);
     const receiver = rules && cursorReceiver(doc, position, rules, declared.imported);
+
     if (!rules || !receiver) return undefined;
-    const { workspace, env, open } = this.parts;
-    const current = open.parsed(doc.uri) ?? (await open.module(path));
-    const text = linesOf(doc, Math.max(0, position.line - SCOPE_LINES), position.line);
+    const { workspace, env } = this.parts;
+    const current = this.#withoutCursorLine(doc, position.line, support, path);
+    // From a line where reading may start (not inside a Python docstring), so that the code is masked right.
+    let from = Math.max(0, position.line - SCOPE_LINES);
+    if (support.statementStart && from > 0) {
+      let line = from;
+      while (
+        line > 0 &&
+        from - line < STATEMENT_SEARCH_LINES &&
+        !support.statementStart(doc.buffer.lineAt(line))
+      )
+        line--;
+      from = support.statementStart(doc.buffer.lineAt(line)) ? line : from;
+    }
+    const text = linesOf(doc, from, position.line);
     const cursorLine = doc.buffer.lineAt(position.line).slice(0, position.character);
+    const used = membersUsed(current);
     const outlines = await receiverOutlines(
       {
         support,
@@ -219,6 +279,7 @@ export class BlockChooser {
         maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
         prefix: receiver.prefix,
         near: declared.near,
+        ...(used ? { used } : {}),
         except: path,
       },
     );
