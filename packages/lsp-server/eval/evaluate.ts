@@ -21,6 +21,8 @@ import type { Hole } from "./hole.js";
 import { findHoles } from "./holes.js";
 import { languageIdOf } from "./languages.js";
 import { launch } from "./lsp-client.js";
+import { findMemberHoles } from "./member-holes.js";
+import { findMemberTagHoles, hasMemberOracle } from "./member-tag-holes.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
 import { findTagHoles } from "./tag-holes.js";
 import { usageOf } from "./usage.js";
@@ -34,11 +36,16 @@ export const CONFIGS = [
 /** A configuration's name. */
 export type ConfigName = (typeof CONFIGS)[number]["name"];
 
+/** Member-access holes of a corpus (issue 24): a proportional sample of up to 300, at most 3 per file. */
+export const MEMBER_CAPS: SampleCaps = { perStratum: 300, perFile: 3, stratified: false };
+
 /** How to evaluate. */
 export interface EvaluateOptions {
   /** Path of the built `infill-lsp.js`. */
   readonly bin: string;
   readonly caps: SampleCaps;
+  /** The member-access holes' sample; default {@link MEMBER_CAPS}. */
+  readonly memberCaps?: SampleCaps;
   /**
    * The ctags outline of a corpus in a language other than TypeScript (`runCtags`; the smoke test reads a
    * committed one). Default: none, and such a corpus throws.
@@ -64,6 +71,16 @@ export interface CorpusResult {
   readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
   /** Per scenario, holes whose request with context on differs from context off's. */
   readonly changed: Readonly<Record<Scenario, Ratio>>;
+  /** The member-access holes (issue 24): found, run with context on only, and their figures. */
+  readonly members: MemberResult;
+}
+
+/** The member-access holes of a corpus and what context on recalled of them. */
+export interface MemberResult {
+  readonly found: readonly Hole[];
+  readonly sampled: readonly Hole[];
+  /** Per scenario, with context on. */
+  readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
 }
 
 /** Evaluate one corpus with context off and on, each configuration on a server of its own. */
@@ -72,8 +89,10 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
   const t0 = performance.now();
   const found = await findCorpusHoles(corpus, options);
   const sampled = sampleHoles(found, options.caps);
+  const memberFound = await findCorpusMemberHoles(corpus, options);
+  const memberSampled = sampleHoles(memberFound, options.memberCaps ?? MEMBER_CAPS);
   progress(
-    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled; ${memberFound.length} member-access holes, ${memberSampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const files = new WorkspaceFiles(corpus);
   const session = planSession(files, sampled);
@@ -81,9 +100,13 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
 
   const sim = await startSim();
   const runs = {} as Record<ConfigName, ConfigRun>;
+  let memberObservations = {} as Record<Scenario, Observation[]>;
   try {
     for (const config of CONFIGS) {
-      runs[config.name] = await runConfig(sim, corpus, files, sampled, session, config, options, progress);
+      const members = config.enabled ? memberSampled : [];
+      const run = await runConfig(sim, corpus, files, sampled, members, session, config, options, progress);
+      runs[config.name] = run.run;
+      if (config.enabled) memberObservations = run.members;
     }
   } finally {
     await sim.close();
@@ -92,7 +115,41 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
     CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
   ) as Record<ConfigName, ConfigFigures>;
   const changed = changedRequests(runs.off, runs.on);
-  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures, changed };
+  const members = { found: memberFound, sampled: memberSampled, observations: memberObservations };
+  return {
+    corpus,
+    found,
+    sampled,
+    caps: options.caps,
+    session,
+    contextTokens,
+    runs,
+    figures,
+    changed,
+    members,
+  };
+}
+
+/** The member-access holes of a corpus: the TypeScript compiler's, or (Python, Go, Rust) ctags' members. */
+export async function findCorpusMemberHoles(
+  corpus: Corpus,
+  options: Pick<EvaluateOptions, "tags">,
+): Promise<Hole[]> {
+  if (corpus.language === "TypeScript")
+    return findMemberHoles(corpus.root, corpus.files, corpus.packagePaths);
+  if (!hasMemberOracle(corpus.language) || !options.tags) return [];
+  return findMemberTagHoles(corpus.language, corpus.files, reader(corpus), await options.tags(corpus));
+}
+
+/** A corpus file's text by workspace-relative path, or undefined when there is none. */
+function reader(corpus: Corpus): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      return readFileSync(path.join(corpus.root, file), "utf8");
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The holes of a corpus, by its language's oracle: the TypeScript compiler, or ctags. */
@@ -102,15 +159,7 @@ export async function findCorpusHoles(
 ): Promise<Hole[]> {
   if (corpus.language === "TypeScript") return findHoles(corpus.root, corpus.files, corpus.packagePaths);
   if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
-  const tags = await options.tags(corpus);
-  const read = (file: string) => {
-    try {
-      return readFileSync(path.join(corpus.root, file), "utf8");
-    } catch {
-      return undefined;
-    }
-  };
-  return findTagHoles(corpus.language, corpus.files, read, tags);
+  return findTagHoles(corpus.language, corpus.files, reader(corpus), await options.tags(corpus));
 }
 
 async function runConfig(
@@ -118,11 +167,12 @@ async function runConfig(
   corpus: Corpus,
   files: WorkspaceFiles,
   holes: readonly Hole[],
+  memberHoles: readonly Hole[],
   plan: SessionPlan | undefined,
   config: (typeof CONFIGS)[number],
   options: EvaluateOptions,
   progress: (line: string) => void,
-): Promise<ConfigRun> {
+): Promise<{ run: ConfigRun; members: Record<Scenario, Observation[]> }> {
   const editor = await launch({
     bin: options.bin,
     baseUrl: sim.url,
@@ -131,13 +181,15 @@ async function runConfig(
     initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
   });
   const observations = {} as Record<Scenario, Observation[]>;
+  const members = {} as Record<Scenario, Observation[]>;
   let session: SessionRun | undefined;
   try {
     for (const scenario of SCENARIOS) {
       const t = performance.now();
       observations[scenario] = await runHoles(editor, sim, files, holes, scenario);
+      members[scenario] = await runHoles(editor, sim, files, memberHoles, scenario);
       progress(
-        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes and ${memberHoles.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     }
     session = plan && (await replaySession(editor, sim, files, plan));
@@ -149,10 +201,13 @@ async function runConfig(
     usages[scenario] = await usageOf(observations[scenario].flatMap((o) => (o.sent ? [o.sent] : [])));
   }
   return {
-    observations,
-    usages,
-    session,
-    sessionUsages: session ? await usageOf(session.sent) : [],
-    messages: editor.messages,
+    run: {
+      observations,
+      usages,
+      session,
+      sessionUsages: session ? await usageOf(session.sent) : [],
+      messages: editor.messages,
+    },
+    members,
   };
 }

@@ -6,13 +6,18 @@ import { recalled } from "./figures.js";
 /**
  * Every hole whose request held none of its declaration lines, per configuration and scenario, as JSON lines:
  * the corpus, configuration, scenario, hole (id, name, stratum, pattern), its declaration lines, and the request's
- * last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction.
+ * last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction; the
+ * member-access holes under the configuration `on, member access`.
  */
 export function missesOf(result: CorpusResult): string[] {
   const lines: string[] = [];
-  for (const { name: config } of CONFIGS) {
+  const runs = [
+    ...CONFIGS.map(({ name }) => ({ config: name as string, observations: result.runs[name].observations })),
+    { config: "on, member access", observations: result.members.observations },
+  ];
+  for (const { config, observations } of runs) {
     for (const scenario of SCENARIOS) {
-      for (const { hole, sent } of result.runs[config].observations[scenario]) {
+      for (const { hole, sent } of observations[scenario] ?? []) {
         if (recalled(hole, sent)) continue;
         lines.push(
           JSON.stringify({

@@ -14,7 +14,7 @@ const MIN_NAME = 3;
  * standard library has (collections, strings, streams, iterators), which a call on an object of a library type
  * means far more often than the corpus's own.
  */
-const TOO_COMMON: ReadonlySet<string> = new Set(
+export const TOO_COMMON: ReadonlySet<string> = new Set(
   [
     "new init __init__ initialize __construct constructor main",
     "add get set put size len length count append extend insert remove erase clear empty isEmpty contains",
@@ -370,14 +370,14 @@ function qualifierOf(code: string, start: number): Qualifier | undefined {
 // context code, which is what it measures.
 
 /** The offset of each line's start (lines split at `\n`, as ctags counts them). */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
 }
 
 /** The 0-based line holding an offset. */
-function lineAt(starts: readonly number[], offset: number): number {
+export function lineAt(starts: readonly number[], offset: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {
