@@ -45,6 +45,11 @@ describe("Rust: the rest of the table", () => {
       "Arg",
     );
     expect(rs.selfType(scope(rs, "impl A {}\nfn f() {\n    x.│"))).toBeUndefined();
+    expect(
+      rs.selfType(
+        scope(rs, "impl Cmd {\n    fn args(&self) -> impl Iterator<Item = &Arg> {\n        self.│"),
+      ),
+    ).toBe("Cmd");
   });
 
   it.each([

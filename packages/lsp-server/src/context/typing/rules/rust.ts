@@ -105,9 +105,10 @@ function closureParameter(scope: ScopeText, name: string): Binding | undefined {
 
 /** The type of the `impl` block open at the end of the scope: `impl<T> Trait for Type<T>` → `Type<T>`. */
 function selfType(scope: ScopeText): string | undefined {
-  for (const m of scope.matches(/\bimpl\b/g)) {
+  // An `impl` block starts its line (`-> impl Iterator<…> {` is a return type).
+  for (const m of scope.matches(/^[ \t]*(?:unsafe[ \t]+)?impl\b/gm)) {
     const { code } = scope;
-    let i = scope.skipBlank(m.index + 4);
+    let i = scope.skipBlank(m.index + m[0].length);
     if (code[i] === "<") i = closeAngle(code, i) + 1;
     const head = scope.read(i, "{;", { angles: true });
     if (code[head.end] !== "{" || scope.closerOf(head.end) < code.length) continue;
