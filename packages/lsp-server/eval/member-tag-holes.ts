@@ -123,7 +123,8 @@ export function findMemberTagHoles(
     const text = read(file);
     if (text === undefined) continue;
     const code = blankNonCode(text, spec.syntax);
-    const imported = importedNames(language, code);
+    // Import paths are strings: read them with the literals kept.
+    const imported = importedNames(language, blankNonCode(text, spec.syntax, false));
     const starts = lineStartsOf(text);
     for (const use of accesses(code)) {
       const owner = owners.get(use.member);
