@@ -9,7 +9,7 @@ import { openDocumentTooLarge } from "../files/file-policy.js";
 import type { SourceCache } from "../files/source-cache.js";
 import { type CurrentImports, importedNames, NEAR_LINES } from "../modules/current-imports.js";
 import type { OpenModules } from "../modules/open-modules.js";
-import { supportOf } from "../modules/parse-file.js";
+import { supportOf, supportOfPath } from "../modules/parse-file.js";
 import type { ProjectEnv } from "../project/project-env.js";
 import { sourceOf } from "../scan/snippet.js";
 import type { RecentEdits } from "../similar/recent-edits.js";
@@ -27,7 +27,7 @@ import type {
   Reference,
 } from "../types.js";
 import { rulesFor } from "../typing/rules/index.js";
-import { receiverOutlines } from "../typing/type-outlines.js";
+import { outlineAt, receiverOutlines } from "../typing/type-outlines.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
 import { cursorReceiver } from "./cursor-receiver.js";
@@ -206,6 +206,43 @@ export class BlockChooser {
       checkedAt: performance.now(),
       stale: undefined,
     };
+  }
+
+  /**
+   * The member outline of the type declared at a line (0-based) of a file (absolute path), as snippets of the
+   * files that declare it and its bases, within `maxChars`: what an editor's language server names as the type of
+   * a position. `current`: the file the cursor is in (its own types get no outline; Go's package decides private
+   * members). Empty for a file that may not be read, a line where no type is declared, a language without rules.
+   */
+  async outlineAt(path: string, line: number, maxChars: number, current?: string): Promise<ContextSnippet[]> {
+    const support = supportOfPath(path);
+    const rules = support && rulesFor(support.family);
+    if (!support || !rules) return [];
+    await support.ready?.();
+    const outlines = await outlineAt(
+      {
+        support,
+        rules,
+        host: this.#host(new Set()),
+        env: (file) => this.parts.env.for(file, support.family),
+      },
+      path,
+      line,
+      { maxChars, ...(current !== undefined ? { except: current } : {}) },
+    );
+    const snippets: ContextSnippet[] = [];
+    for (const o of outlines) {
+      const rel = this.parts.workspace.relative(o.path);
+      if (rel !== undefined)
+        snippets.push({
+          path: rel,
+          startLine: o.startLine,
+          endLine: o.endLine,
+          text: o.text,
+          kind: "outline",
+        });
+    }
+    return snippets;
   }
 
   /**
