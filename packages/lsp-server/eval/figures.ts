@@ -183,6 +183,8 @@ export interface MemberFigures {
   readonly outlineTokens: number | undefined;
   /** Requests (current file only) that carried a member outline. */
   readonly outlined: Ratio;
+  /** Context-selection time of the holes' requests (both scenarios, each a fresh choice with typing); ms. */
+  readonly selectionMs: { readonly p50: number; readonly p99: number; readonly n: number } | undefined;
 }
 
 /** The figures of the member-access holes' observations, per scenario. */
@@ -195,6 +197,9 @@ export function memberFiguresOf(
     const tokens = o.metrics?.context?.outlineTokens;
     return tokens === undefined ? [] : [tokens];
   });
+  const selection = scenarios.flatMap((s) =>
+    observations[s].flatMap((o) => (o.metrics?.context ? [o.metrics.context.ms] : [])),
+  );
   return {
     recall: Object.fromEntries(scenarios.map((s) => [s, recallOf(observations[s])])) as Record<
       Scenario,
@@ -202,5 +207,9 @@ export function memberFiguresOf(
     >,
     outlineTokens: mean(reported),
     outlined: { hits: reported.filter((t) => t > 0).length, total: disk.length },
+    selectionMs:
+      selection.length === 0
+        ? undefined
+        : { p50: quantile(selection, 0.5), p99: quantile(selection, 0.99), n: selection.length },
   };
 }

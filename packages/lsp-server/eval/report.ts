@@ -229,11 +229,17 @@ function memberLines(result: CorpusResult): string[] {
         );
     }
   }
+  const selection = figures.selectionMs;
   lines.push(
     row("  mean outline tokens / requests with an outline, disk", {
       off: "-",
       on: `${fixed(figures.outlineTokens, 0)} / ${figures.outlined.hits}/${figures.outlined.total}`,
     }),
+    row(
+      "  context selection p50 / p99 (ms), these holes",
+      { off: "-", on: selection ? `${fixed(selection.p50, 2)} / ${fixed(selection.p99, 2)}` : "n/a" },
+      `p50 < ${GOALS.selectionP50Ms}, p99 < ${GOALS.selectionP99Ms}`,
+    ),
   );
   return lines;
 }
