@@ -5,13 +5,11 @@ import { uriToPath, type Workspace } from "../../workspace/workspace.js";
 import { findDeclarations } from "../declarations/find-declarations.js";
 import { shows } from "../declarations/outline-lookup.js";
 import { type DocumentSource, linesOf } from "../document-lines.js";
-import { openDocumentTooLarge } from "../files/file-policy.js";
 import type { SourceCache } from "../files/source-cache.js";
 import { type CurrentImports, importedNames, NEAR_LINES } from "../modules/current-imports.js";
 import type { OpenModules } from "../modules/open-modules.js";
-import { supportOf, supportOfPath } from "../modules/parse-file.js";
+import { supportOf } from "../modules/parse-file.js";
 import type { ProjectEnv } from "../project/project-env.js";
-import { sourceOf } from "../scan/snippet.js";
 import type { RecentEdits } from "../similar/recent-edits.js";
 import type { SimilarIndex } from "../similar/similar-index.js";
 import { chainOf, type IndexQuery, indexSteps } from "../symbols/index-queries.js";
@@ -26,12 +24,10 @@ import type {
   ParsedModule,
   Reference,
 } from "../types.js";
-import { rulesFor } from "../typing/rules/index.js";
-import { outlineAt, receiverOutlines } from "../typing/type-outlines.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
-import { cursorReceiver } from "./cursor-receiver.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
+import { ReceiverOutlines } from "./receiver-outlines.js";
 
 /**
  * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a
@@ -67,12 +63,6 @@ const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", 
 
 /** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
 const STATEMENT_SEARCH_LINES = 2000;
-/** Lines above the cursor searched for how its receiver is bound (a local, a parameter, the class around). */
-const SCOPE_LINES = 400;
-/** The share of the block's budget the cursor receiver's member outline may take at most. */
-const OUTLINE_SHARE = 0.5;
-/** Characters per token of the block's estimate. */
-const CHARS_PER_TOKEN = 3.5;
 
 /**
  * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
@@ -84,26 +74,6 @@ function precedingStart(doc: OpenDocument, from: number, support: LanguageSuppor
   for (let line = start; line >= 0 && start - line <= STATEMENT_SEARCH_LINES; line--)
     if (support.statementStart(doc.buffer.lineAt(line))) return line;
   return start - STATEMENT_SEARCH_LINES > 0 ? start : 0;
-}
-
-/** Names written after a `.` in a file parsed for typing (its text from the declarations' source lines). */
-const USED = /\.\s*([\p{L}_$][\p{L}\p{N}_$]*)/gu;
-const membersUsedCache = new WeakMap<ParsedModule, ReadonlySet<string>>();
-
-/**
- * The names a file uses as members (`x.name`): a member outline shows those first after the ones near the cursor.
- * Read once per parse, from the text its declarations were cut from.
- */
-function membersUsed(module: ParsedModule | undefined): ReadonlySet<string> | undefined {
-  if (!module) return undefined;
-  let used = membersUsedCache.get(module);
-  if (!used) {
-    const first = module.outline.declarations[0];
-    const text = first && sourceOf(first)?.text;
-    used = new Set(text ? [...text.matchAll(USED)].map((m) => m[1]!) : []);
-    membersUsedCache.set(module, used);
-  }
-  return used;
 }
 
 /** Where a choice reads from: the other concepts of repository context. */
@@ -126,10 +96,17 @@ export interface BlockChooserParts {
  * imports that are not used yet (looked up ahead, to fill what the budget leaves), then similar code.
  */
 export class BlockChooser {
-  /** The last document parsed for typing, without its cursor's line. */
-  #typingParse: { uri: string; version: number; line: number; module: ParsedModule } | undefined;
+  readonly #outlines: ReceiverOutlines;
 
-  constructor(private readonly parts: BlockChooserParts) {}
+  constructor(private readonly parts: BlockChooserParts) {
+    this.#outlines = new ReceiverOutlines({
+      workspace: parts.workspace,
+      env: parts.env,
+      open: parts.open,
+      imports: parts.imports,
+      host: (sources) => this.#host(sources),
+    });
+  }
 
   /**
    * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
@@ -159,7 +136,7 @@ export class BlockChooser {
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
     const outline =
       support && path && declared
-        ? await this.#outline(doc, position, support, path, sources, budget, declared)
+        ? await this.#outlines.atCursor(doc, position, support, path, sources, budget, declared)
         : undefined;
     const outlines = outline?.snippets ?? [];
     const candidates: ContextSnippet[] = [...outlines, ...(declared?.snippets ?? [])];
@@ -210,123 +187,10 @@ export class BlockChooser {
 
   /**
    * The member outline of the type declared at a line (0-based) of a file (absolute path), as snippets of the
-   * files that declare it and its bases, within `maxChars`: what an editor's language server names as the type of
-   * a position. `current`: the file the cursor is in (its own types get no outline; Go's package decides private
-   * members). Empty for a file that may not be read, a line where no type is declared, a language without rules.
+   * files that declare it and its bases, within `maxChars` (see {@link ReceiverOutlines.atLine}).
    */
-  async outlineAt(path: string, line: number, maxChars: number, current?: string): Promise<ContextSnippet[]> {
-    const support = supportOfPath(path);
-    const rules = support && rulesFor(support.family);
-    if (!support || !rules) return [];
-    await support.ready?.();
-    const outlines = await outlineAt(
-      {
-        support,
-        rules,
-        host: this.#host(new Set()),
-        env: (file) => this.parts.env.for(file, support.family),
-      },
-      path,
-      line,
-      { maxChars, ...(current !== undefined ? { except: current } : {}) },
-    );
-    const snippets: ContextSnippet[] = [];
-    for (const o of outlines) {
-      const rel = this.parts.workspace.relative(o.path);
-      if (rel !== undefined)
-        snippets.push({
-          path: rel,
-          startLine: o.startLine,
-          endLine: o.endLine,
-          text: o.text,
-          kind: "outline",
-        });
-    }
-    return snippets;
-  }
-
-  /**
-   * The document parsed with the cursor's line left blank: the line being typed is most often unfinished (an
-   * unclosed `(`), and would make the declarations around it (the class `this` is) unreadable. Kept per version and
-   * line (the receivers of a region are typed on a few lines).
-   */
-  #withoutCursorLine(
-    doc: OpenDocument,
-    line: number,
-    support: LanguageSupport,
-    path: string,
-  ): ParsedModule | undefined {
-    if (openDocumentTooLarge(doc.buffer.length)) return undefined;
-    const kept = this.#typingParse;
-    if (kept?.uri === doc.uri && kept.version === doc.version && kept.line === line) return kept.module;
-    const lines: string[] = [];
-    for (let at = 0; at < doc.buffer.lineCount; at++) lines.push(at === line ? "" : doc.buffer.lineAt(at));
-    const module = { path, ...support.parse(lines.join("\n")) };
-    this.#typingParse = { uri: doc.uri, version: doc.version, line, module };
-    return module;
-  }
-
-  /**
-   * The member outline of the type the cursor's receiver has (`mail` in `await mail.│`), as snippets of the files
-   * that declare the type and its bases, within a share of the budget; the receiver's key whether or not its type
-   * was found (it is not looked for again in this region). Undefined when the cursor is after no member operator.
-   */
-  async #outline(
-    doc: OpenDocument,
-    position: Position,
-    support: LanguageSupport,
-    path: string,
-    sources: Set<string>,
-    budget: number,
-    declared: { imported: ReadonlySet<string>; near: ReadonlySet<string> },
-  ): Promise<{ key: string; snippets: ContextSnippet[] } | undefined> {
-    const rules = rulesFor(support.family);
-    const receiver = rules && cursorReceiver(doc, position, rules, declared.imported);
-
-    if (!rules || !receiver) return undefined;
-    const { workspace, env } = this.parts;
-    const current = this.#withoutCursorLine(doc, position.line, support, path);
-    // From a line where reading may start (not inside a Python docstring), so that the code is masked right.
-    let from = Math.max(0, position.line - SCOPE_LINES);
-    if (support.statementStart && from > 0) {
-      let line = from;
-      while (
-        line > 0 &&
-        from - line < STATEMENT_SEARCH_LINES &&
-        !support.statementStart(doc.buffer.lineAt(line))
-      )
-        line--;
-      from = support.statementStart(doc.buffer.lineAt(line)) ? line : from;
-    }
-    const text = linesOf(doc, from, position.line);
-    const cursorLine = doc.buffer.lineAt(position.line).slice(0, position.character);
-    const used = membersUsed(current);
-    const outlines = await receiverOutlines(
-      {
-        support,
-        rules,
-        host: this.#host(sources),
-        env: (file) => env.for(file, support.family),
-        ...(current ? { current } : {}),
-      },
-      receiver,
-      path,
-      text === "" ? cursorLine : `${text}\n${cursorLine}`,
-      {
-        maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
-        prefix: receiver.prefix,
-        near: declared.near,
-        ...(used ? { used } : {}),
-        except: path,
-      },
-    );
-    const snippets: ContextSnippet[] = [];
-    for (const o of outlines) {
-      const rel = workspace.relative(o.path);
-      if (rel === undefined) continue;
-      snippets.push({ path: rel, startLine: o.startLine, endLine: o.endLine, text: o.text, kind: "outline" });
-    }
-    return { key: receiver.key, snippets };
+  outlineAt(path: string, line: number, maxChars: number, current?: string): Promise<ContextSnippet[]> {
+    return this.#outlines.atLine(path, line, maxChars, current);
   }
 
   /** The declarations for a choice, as snippets, with what the choice remembers of how it found them. */
