@@ -25,14 +25,11 @@ import type {
   Reference,
 } from "../types.js";
 import type { LocatedType } from "../typing/editor-types.js";
-import { rulesFor } from "../typing/rules/index.js";
-import type { TypingRules } from "../typing/rules.js";
-import { locatedTypeSnippets, type TypeAtLine } from "../typing/type-at-line.js";
-import { outlineAt, receiverOutlines } from "../typing/type-outlines.js";
+import type { TypeAtLine } from "../typing/type-at-line.js";
 import { assembleBlock } from "./block.js";
 import { type DocState, referenceKey, settingsKey, typeKey } from "./block-cache.js";
-import { cursorReceiver } from "./cursor-receiver.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
+import { ReceiverOutlines } from "./receiver-outlines.js";
 
 /**
  * Lines before the searched ones that are read (not searched) to know whether they start inside a comment or a
@@ -68,12 +65,6 @@ const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", 
 
 /** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
 const STATEMENT_SEARCH_LINES = 2000;
-/** Lines above the cursor searched for how its receiver is bound (a local, a parameter, the class around). */
-const SCOPE_LINES = 400;
-/** The share of the block's budget the cursor receiver's member outline may take at most. */
-const OUTLINE_SHARE = 0.5;
-/** Characters per token of the block's estimate. */
-const CHARS_PER_TOKEN = 3.5;
 
 /**
  * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
@@ -109,7 +100,18 @@ export interface BlockChooserParts {
  * imports that are not used yet (looked up ahead, to fill what the budget leaves), then similar code.
  */
 export class BlockChooser {
-  constructor(private readonly parts: BlockChooserParts) {}
+  readonly #outlines: ReceiverOutlines;
+
+  constructor(private readonly parts: BlockChooserParts) {
+    this.#outlines = new ReceiverOutlines({
+      workspace: parts.workspace,
+      env: parts.env,
+      open: parts.open,
+      imports: parts.imports,
+      host: (sources) => this.#host(sources),
+      typeAtLine: parts.typeAtLine,
+    });
+  }
 
   /**
    * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
@@ -144,10 +146,10 @@ export class BlockChooser {
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
     const outline =
       support && path && declared
-        ? await this.#outline(doc, position, support, path, sources, budget, declared)
+        ? await this.#outlines.atCursor(doc, position, support, path, sources, budget, declared)
         : undefined;
     // What the editor's language server locates wins over what the declarations tell: first.
-    const typed = await this.#typeSnippets(doc, located, sources, budget, declared?.near);
+    const typed = await this.#outlines.located(doc, located, sources, budget, declared?.near);
     const outlines = [...typed, ...(outline?.snippets ?? [])];
     const candidates: ContextSnippet[] = [...outlines, ...(declared?.snippets ?? [])];
     candidates.push(...(await similar.similar(doc, position, sources)));
@@ -210,51 +212,11 @@ export class BlockChooser {
   }
 
   /**
-   * The member outline of the type the cursor's receiver has (`mail` in `await mail.│`), as snippets of the files
-   * that declare the type and its bases, within a share of the budget; the receiver's key whether or not its type
-   * was found (it is not looked for again in this region). Undefined when the cursor is after no member operator.
+   * The member outline of the type declared at a line (0-based) of a file (absolute path), as snippets of the
+   * files that declare it and its bases, within `maxChars` (see {@link ReceiverOutlines.atLine}).
    */
-  async #outline(
-    doc: OpenDocument,
-    position: Position,
-    support: LanguageSupport,
-    path: string,
-    sources: Set<string>,
-    budget: number,
-    declared: { imported: ReadonlySet<string>; near: ReadonlySet<string> },
-  ): Promise<{ key: string; snippets: ContextSnippet[] } | undefined> {
-    const rules = rulesFor(support.family);
-    const receiver = rules && cursorReceiver(doc, position, rules, declared.imported);
-    if (!rules || !receiver) return undefined;
-    const { workspace, env, open } = this.parts;
-    const current = open.parsed(doc.uri) ?? (await open.module(path));
-    const text = linesOf(doc, Math.max(0, position.line - SCOPE_LINES), position.line);
-    const cursorLine = doc.buffer.lineAt(position.line).slice(0, position.character);
-    const outlines = await receiverOutlines(
-      {
-        support,
-        rules,
-        host: this.#host(sources),
-        env: (file) => env.for(file, support.family),
-        ...(current ? { current } : {}),
-      },
-      receiver,
-      path,
-      text === "" ? cursorLine : `${text}\n${cursorLine}`,
-      {
-        maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
-        prefix: receiver.prefix,
-        near: declared.near,
-        except: path,
-      },
-    );
-    const snippets: ContextSnippet[] = [];
-    for (const o of outlines) {
-      const rel = workspace.relative(o.path);
-      if (rel === undefined) continue;
-      snippets.push({ path: rel, startLine: o.startLine, endLine: o.endLine, text: o.text, kind: "outline" });
-    }
-    return { key: receiver.key, snippets };
+  outlineAt(path: string, line: number, maxChars: number, current?: string): Promise<ContextSnippet[]> {
+    return this.#outlines.atLine(path, line, maxChars, current);
   }
 
   /** The declarations for a choice, as snippets, with what the choice remembers of how it found them. */
@@ -348,7 +310,7 @@ export class BlockChooser {
     budget: number,
   ): Promise<DocState> {
     const sources = new Set(state.sources);
-    const candidates = await this.#typeSnippets(doc, located, sources, budget);
+    const candidates = await this.#outlines.located(doc, located, sources, budget);
     const path = uriToPath(doc.uri);
     const block = assembleBlock({
       languageId: doc.languageId,
@@ -360,57 +322,6 @@ export class BlockChooser {
     const tried = new Set(state.tried);
     for (const type of located) tried.add(typeKey(type));
     return { ...state, block, sources, tried };
-  }
-
-  /**
-   * What the block shows of the types the editor located (read through the file rules): the member outline of the
-   * type declared there (typing/'s, within the same share of the budget as the receiver's), or its declaration in a
-   * language typing/ has no rules for.
-   */
-  async #typeSnippets(
-    doc: OpenDocument,
-    located: readonly LocatedType[],
-    sources: Set<string>,
-    budget: number,
-    near: ReadonlySet<string> = new Set(),
-  ): Promise<ContextSnippet[]> {
-    if (located.length === 0) return [];
-    const support = supportOf(doc);
-    const path = uriToPath(doc.uri);
-    const rules = support && rulesFor(support.family);
-    const atLine =
-      support && rules && path
-        ? await this.#outlineAtLine(doc, support, rules, path, budget, near)
-        : this.parts.typeAtLine;
-    const { workspace } = this.parts;
-    return locatedTypeSnippets(located, this.#host(sources), (file) => workspace.relative(file), atLine);
-  }
-
-  /** typing/'s member outline of the type declared at a file's line, for a choice in `doc` (at `path`). */
-  async #outlineAtLine(
-    doc: OpenDocument,
-    support: LanguageSupport,
-    rules: TypingRules,
-    path: string,
-    budget: number,
-    near: ReadonlySet<string>,
-  ): Promise<TypeAtLine> {
-    const { env, open } = this.parts;
-    const current = open.parsed(doc.uri) ?? (await open.module(path));
-    return async (host, file, line, member) => {
-      const outlines = await outlineAt(
-        { support, rules, host, env: (f) => env.for(f, support.family), ...(current ? { current } : {}) },
-        file,
-        line,
-        {
-          maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
-          prefix: member,
-          near,
-          except: path,
-        },
-      );
-      return outlines.map((o) => ({ ...o, kind: "outline" as const }));
-    };
   }
 
   /**
