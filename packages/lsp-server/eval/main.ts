@@ -10,7 +10,7 @@ import { DEBIAN_CORPORA } from "./debian-corpora.js";
 import { type CorpusResult, evaluateCorpus } from "./evaluate.js";
 import type { Language } from "./languages.js";
 import { missesOf } from "./misses.js";
-import { formatCorpus, formatDeclMemberSummary, formatSummary } from "./report.js";
+import { formatCorpus, formatMemberSummary, formatSummary } from "./report.js";
 import type { SampleCaps } from "./sample.js";
 
 // One level below the package root (eval/ in source, .bench/ bundled), like the bench.
@@ -96,7 +96,7 @@ try {
     rmSync(loaded.root, { recursive: true, force: true });
   }
   console.log(formatSummary(results).join("\n"));
-  const members = formatDeclMemberSummary(results);
+  const members = formatMemberSummary(results);
   if (members.length > 0) console.log(`\n${members.join("\n")}`);
   console.log(`\n(${results.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 } finally {
