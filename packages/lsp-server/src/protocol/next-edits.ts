@@ -101,9 +101,13 @@ export class NextEdits {
     else this.#loadIfOn();
   }
 
-  /** `uri` is closing or opened again: its request is aborted and its answer dropped (the history keeps its edits). */
+  /**
+   * `uri` is closing or opened again: its request is aborted and its answer dropped; the history keeps its edits,
+   * but no later change joins them (the text may be another now).
+   */
   forget(uri: string): void {
     this.#engine?.forget(uri);
+    this.#history.documentGone(uri);
   }
 
   /** The settings changed: a fresh try upstream, and the file policy asked again. */
