@@ -170,6 +170,28 @@ ${Array.from({ length: 20 }, (_, i) => `int h${i} = ${i};`).join("\n")}
     );
   });
 
+  it("grows by the statements of a block that starts and ends on its statement's lines", () => {
+    // The loop and its body span the same lines: the parts are the body's statements, below the cursor too.
+    const loop = `int f(char *line, int n) {
+  while (n > 0) {
+${Array.from({ length: 30 }, (_, i) => `    n -= ${i};`).join("\n")}
+    if (line[n - 2] == 'a') {│
+      n--;
+    }
+    if (line[n - 1] == 'b') {
+      n--;
+    }
+${Array.from({ length: 30 }, (_, i) => `    n += ${i};`).join("\n")}
+  }
+  return n;
+}
+`;
+    const region = regionOf(loop, 12, "c", "file:///w/loop.c");
+    expect(region).toContain("if (line[n - 2] == 'a') {");
+    expect(region).toContain("if (line[n - 1] == 'b') {");
+    expect(region.split("\n").length - 1).toBeLessThanOrEqual(12);
+  });
+
   it("falls back to indentation for a language whose grammar is not loaded", () => {
     const { doc, at } = open("file:///w/a.swift", "swift", "func f() {\n  let x = 1│\n}\n");
     expect(syntaxShape(doc, at)).toBeUndefined();
