@@ -22,6 +22,7 @@ import {
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
 import { memoryBench } from "./memory.js";
+import { nextEditBench } from "./next-edit.js";
 import { outcomesBench } from "./outcomes.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
@@ -310,6 +311,8 @@ console.log("repository context with the cursor jumping around a 5,000-line file
 await cursorJumpBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+console.log("next edits:");
+await nextEditBench();
 await syntaxBench(sim);
 await parsersBench();
 await endingsBench();
