@@ -15,8 +15,6 @@ export interface PlannedCorpus {
 export interface PlanOptions {
   /** This repository's sources as a TypeScript corpus (tuning), after the packages. Default false. */
   readonly repository?: boolean;
-  /** Packages of HELD_OUT to treat as tuning corpora (their misses are read) in this eval. Default none. */
-  readonly tuning?: readonly string[];
 }
 
 /** Every corpus of an eval, in order, unpacked under `scratch` when loaded. */
@@ -25,15 +23,11 @@ export function plannedCorpora(
   scratch: string,
   options: PlanOptions = {},
 ): PlannedCorpus[] {
-  const tuning = new Set(options.tuning ?? []);
   return [
     ...HELD_OUT.map((spec) => ({
       name: spec.name,
       language: "TypeScript" as const,
-      load: async () => {
-        const corpus = await packageCorpus(spec, repoRoot, scratch);
-        return tuning.has(spec.name) ? { ...corpus, role: "tuning" as const } : corpus;
-      },
+      load: () => packageCorpus(spec, repoRoot, scratch),
     })),
     ...(options.repository
       ? [{ name: "infill", language: "TypeScript" as const, load: () => repositoryCorpus(repoRoot, scratch) }]

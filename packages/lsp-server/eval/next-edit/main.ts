@@ -49,8 +49,17 @@ console.log(
 );
 
 const scratch = mkdtempSync(path.join(tmpdir(), "infill-ne-eval-"));
-// TypeScript: zod is the tuning corpus of the next-edit eval (its misses read), rxjs held out.
-const { corpora, said } = selectedCorpora(plannedCorpora(REPO_ROOT, scratch, { tuning: ["zod"] }));
+// Roles of this eval's own: zod is its tuning corpus (its misses read), every other one held out (the roles the
+// context eval gives the Debian corpora say what that eval was tuned on).
+const { corpora, said } = selectedCorpora(
+  plannedCorpora(REPO_ROOT, scratch).map((planned) => ({
+    ...planned,
+    load: async () => ({
+      ...(await planned.load()),
+      role: planned.name === "zod" ? ("tuning" as const) : ("held out" as const),
+    }),
+  })),
+);
 if (said) console.log(said);
 // INFILL_EVAL_NE_MISSES=<file>: every case not exact, one JSON object a line (to read the tuning corpora's).
 const missesFile = process.env.INFILL_EVAL_NE_MISSES;
