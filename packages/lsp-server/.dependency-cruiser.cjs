@@ -9,7 +9,14 @@
 //   log                  leveled log lines
 //
 // bin.ts, help.ts and status.ts are the entry points; nothing imports them.
-const LAYERS = ["protocol", "stats", "completion|next-edit", "context", "documents|upstream|settings|workspace", "log"];
+const LAYERS = [
+  "protocol",
+  "stats",
+  "completion|next-edit",
+  "context",
+  "documents|upstream|settings|workspace",
+  "log",
+];
 
 const dir = (names) => `^src/(${names})/`;
 
@@ -18,6 +25,7 @@ const dir = (names) => `^src/(${names})/`;
 //
 //   facade        repository-context.ts, context-loader.ts, syntax-layer.ts: what the server talks to
 //   block         the block, its cache and chooser, the declaration memo
+//   typing        what type a receiver has (per-language rule tables), and its member outline
 //   similar       similar code of open documents, recent edits
 //   symbols       the workspace symbol index
 //   declarations  what a reference reaches (findDeclarations), the files one call reads, a module's exports
@@ -32,6 +40,7 @@ const dir = (names) => `^src/(${names})/`;
 const CONTEXT = [
   "(repository-context|context-loader|syntax-layer)\\.ts$",
   "block/",
+  "typing/",
   "similar/",
   "symbols/",
   "declarations/",

@@ -16,11 +16,20 @@ import {
   type SessionRun,
   WorkspaceFiles,
 } from "./drive.js";
-import { type ConfigFigures, type ConfigRun, changedRequests, figuresOf, type Ratio } from "./figures.js";
+import {
+  type ConfigFigures,
+  type ConfigRun,
+  changedRequests,
+  figuresOf,
+  type Ratio,
+  type Recall,
+  recallOf,
+} from "./figures.js";
 import type { Hole } from "./hole.js";
 import { findHoles } from "./holes.js";
 import { languageIdOf } from "./languages.js";
 import { launch } from "./lsp-client.js";
+import { findMemberHoles } from "./member-holes.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
 import { findTagHoles } from "./tag-holes.js";
 import { usageOf } from "./usage.js";
@@ -64,16 +73,28 @@ export interface CorpusResult {
   readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
   /** Per scenario, holes whose request with context on differs from context off's. */
   readonly changed: Readonly<Record<Scenario, Ratio>>;
+  /** Member-access holes (`x.m`, x a local, parameter or field): where the language has them (`member-holes.ts`). */
+  readonly members?: MemberResult;
+}
+
+/** The member-access holes of a corpus: found, run, and recall per configuration. */
+export interface MemberResult {
+  readonly found: readonly Hole[];
+  readonly sampled: readonly Hole[];
+  readonly recall: Readonly<Record<ConfigName, Readonly<Record<Scenario, Recall>>>>;
 }
 
 /** Evaluate one corpus with context off and on, each configuration on a server of its own. */
 export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): Promise<CorpusResult> {
   const progress = options.progress ?? (() => {});
   const t0 = performance.now();
-  const found = await findCorpusHoles(corpus, options);
+  const tags = corpus.language === "TypeScript" ? undefined : await tagsOf(corpus, options);
+  const found = await findCorpusHoles(corpus, { tags: async () => tags ?? [] });
   const sampled = sampleHoles(found, options.caps);
+  const memberFound = tags ? findMemberHoles(corpus.language, corpus.files, readerOf(corpus), tags) : [];
+  const memberSampled = sampleHoles(memberFound, options.caps);
   progress(
-    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled; member access ${memberFound.length} found, ${memberSampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const files = new WorkspaceFiles(corpus);
   const session = planSession(files, sampled);
@@ -83,7 +104,16 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
   const runs = {} as Record<ConfigName, ConfigRun>;
   try {
     for (const config of CONFIGS) {
-      runs[config.name] = await runConfig(sim, corpus, files, sampled, session, config, options, progress);
+      runs[config.name] = await runConfig(
+        sim,
+        corpus,
+        files,
+        { holes: sampled, members: memberSampled },
+        session,
+        config,
+        options,
+        progress,
+      );
     }
   } finally {
     await sim.close();
@@ -92,7 +122,48 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
     CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
   ) as Record<ConfigName, ConfigFigures>;
   const changed = changedRequests(runs.off, runs.on);
-  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures, changed };
+  const members: MemberResult | undefined =
+    memberSampled.length === 0
+      ? undefined
+      : {
+          found: memberFound,
+          sampled: memberSampled,
+          recall: Object.fromEntries(
+            CONFIGS.map(({ name }) => [
+              name,
+              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(runs[name].members?.[s] ?? [])])),
+            ]),
+          ) as MemberResult["recall"],
+        };
+  return {
+    corpus,
+    found,
+    sampled,
+    caps: options.caps,
+    session,
+    contextTokens,
+    runs,
+    figures,
+    changed,
+    ...(members ? { members } : {}),
+  };
+}
+
+/** The ctags outline of a corpus in a language other than TypeScript. */
+async function tagsOf(corpus: Corpus, options: Pick<EvaluateOptions, "tags">): Promise<readonly Tag[]> {
+  if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
+  return options.tags(corpus);
+}
+
+/** A corpus file's text by workspace-relative path; undefined when there is none. */
+function readerOf(corpus: Corpus): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      return readFileSync(path.join(corpus.root, file), "utf8");
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The holes of a corpus, by its language's oracle: the TypeScript compiler, or ctags. */
@@ -101,23 +172,14 @@ export async function findCorpusHoles(
   options: Pick<EvaluateOptions, "tags">,
 ): Promise<Hole[]> {
   if (corpus.language === "TypeScript") return findHoles(corpus.root, corpus.files, corpus.packagePaths);
-  if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
-  const tags = await options.tags(corpus);
-  const read = (file: string) => {
-    try {
-      return readFileSync(path.join(corpus.root, file), "utf8");
-    } catch {
-      return undefined;
-    }
-  };
-  return findTagHoles(corpus.language, corpus.files, read, tags);
+  return findTagHoles(corpus.language, corpus.files, readerOf(corpus), await tagsOf(corpus, options));
 }
 
 async function runConfig(
   sim: Sim,
   corpus: Corpus,
   files: WorkspaceFiles,
-  holes: readonly Hole[],
+  { holes, members }: { readonly holes: readonly Hole[]; readonly members: readonly Hole[] },
   plan: SessionPlan | undefined,
   config: (typeof CONFIGS)[number],
   options: EvaluateOptions,
@@ -131,6 +193,7 @@ async function runConfig(
     initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
   });
   const observations = {} as Record<Scenario, Observation[]>;
+  const memberObservations = {} as Record<Scenario, Observation[]>;
   let session: SessionRun | undefined;
   try {
     for (const scenario of SCENARIOS) {
@@ -141,6 +204,14 @@ async function runConfig(
       );
     }
     session = plan && (await replaySession(editor, sim, files, plan));
+    // Last, so that every other figure is that of a run without them.
+    for (const scenario of members.length > 0 ? SCENARIOS : []) {
+      const t = performance.now();
+      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario);
+      progress(
+        `${corpus.name}: context ${config.name}, ${scenario}: ${members.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
   } finally {
     await editor.shutdown();
   }
@@ -150,6 +221,7 @@ async function runConfig(
   }
   return {
     observations,
+    ...(members.length > 0 ? { members: memberObservations } : {}),
     usages,
     session,
     sessionUsages: session ? await usageOf(session.sent) : [],

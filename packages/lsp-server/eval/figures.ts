@@ -16,6 +16,9 @@ export const GOALS = {
   recallTabsByName: 0.9,
   /** Both, in Python and Rust, whose misses issue 17 names (names first used on the cursor line, …). */
   recallPythonRust: 0.95,
+  /** Member-access recall (issue 24), with only the file open and with the type's file open as a tab. */
+  memberDisk: 0.9,
+  memberTabs: 0.97,
   /** Requests over the `contextTokens` budget. */
   overBudget: 0,
   /** Prompt-cache hit ratio of the replayed session. */
@@ -52,6 +55,8 @@ export interface Recall {
 /** What one configuration (context off or on) produced on one corpus. */
 export interface ConfigRun {
   readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+  /** The member-access holes' observations, where the corpus has them (not in any other figure). */
+  readonly members?: Readonly<Record<Scenario, readonly Observation[]>>;
   /** The sim's usage of each observation that sent a request, in order. */
   readonly usages: Readonly<Record<Scenario, readonly PromptUsage[]>>;
   readonly session: SessionRun | undefined;
@@ -90,7 +95,8 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-function recallOf(observations: readonly Observation[]): Recall {
+/** Recall over some observations: overall, per stratum, and over the holes from another workspace package. */
+export function recallOf(observations: readonly Observation[]): Recall {
   const ratio = (list: readonly Observation[]): Ratio => ({
     hits: list.filter((o) => recalled(o.hole, o.sent)).length,
     total: list.length,

@@ -5,19 +5,25 @@ import { recalled } from "./figures.js";
 
 /**
  * Every hole whose request held none of its declaration lines, per configuration and scenario, as JSON lines:
- * the corpus, configuration, scenario, hole (id, name, stratum, pattern), its declaration lines, and the request's
+ * the corpus, which holes (`name`, or `member access`), configuration, scenario, hole (id, name, stratum, pattern), its declaration lines, and the request's
  * last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction.
  */
 export function missesOf(result: CorpusResult): string[] {
   const lines: string[] = [];
   for (const { name: config } of CONFIGS) {
     for (const scenario of SCENARIOS) {
-      for (const { hole, sent } of result.runs[config].observations[scenario]) {
+      const run = result.runs[config];
+      const observations = [
+        ...run.observations[scenario].map((o) => ({ ...o, holes: "name" })),
+        ...(run.members?.[scenario] ?? []).map((o) => ({ ...o, holes: "member access" })),
+      ];
+      for (const { hole, sent, holes } of observations) {
         if (recalled(hole, sent)) continue;
         lines.push(
           JSON.stringify({
             corpus: result.corpus.name,
             language: result.corpus.language,
+            holes,
             config,
             scenario,
             id: hole.id,

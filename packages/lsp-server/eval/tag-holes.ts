@@ -370,14 +370,14 @@ function qualifierOf(code: string, start: number): Qualifier | undefined {
 // context code, which is what it measures.
 
 /** The offset of each line's start (lines split at `\n`, as ctags counts them). */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
 }
 
 /** The 0-based line holding an offset. */
-function lineAt(starts: readonly number[], offset: number): number {
+export function lineAt(starts: readonly number[], offset: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {

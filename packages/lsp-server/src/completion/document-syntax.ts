@@ -2,7 +2,7 @@ import type { Position } from "vscode-languageserver";
 import type { Tree } from "web-tree-sitter";
 import { openDocumentTooLarge } from "../context/files/file-policy.js";
 import { familyOf, SYNTAX_FAMILIES } from "../context/languages.js";
-import { countErrors } from "../context/syntax/tree-checks.js";
+import { ChangeErrors } from "../context/syntax/tree-checks.js";
 import { loadSyntaxLayer, syntaxLayer, syntaxTrees } from "../context/syntax-layer.js";
 import type { DocumentChange, OpenDocument } from "../documents/documents.js";
 import type { LineSnapshot } from "../documents/text-buffer.js";
@@ -77,12 +77,14 @@ export function documentSyntax(
     try {
       const tree = documentTreeFrom(family, uri, lines, taken, buffer.revision === lines.revision);
       if (!tree) return undefined;
+      const errors = new ChangeErrors(tree.rootNode);
       made = {
         cursor,
-        errors: countErrors(tree.rootNode),
         after: (length) => textAfter(lines, place, length),
         parse: ({ removed, inserted }) =>
           variantTree(family, tree, lines, { offset: cursor, point, removed, inserted }),
+        addedErrors: (changed, { removed, inserted }) =>
+          errors.added(changed, cursor, removed.length, inserted.length),
       };
       requestTrees.register(made, tree);
       return made;

@@ -1,5 +1,4 @@
 import type { Node, Tree } from "web-tree-sitter";
-import { countErrors } from "../context/syntax/tree-checks.js";
 import {
   type FittedCompletion,
   fitKept,
@@ -20,8 +19,11 @@ import {
 export interface SyntaxDocument {
   /** The cursor's offset in the document's text (its lines joined with `\n`). */
   readonly cursor: number;
-  /** Parse errors in the document as it is, as `countErrors` counts them. */
-  readonly errors: number;
+  /**
+   * How many more parse errors (as `countErrors` counts them) `tree`, the document with `change` made at the cursor,
+   * has than the document; negative when it has fewer.
+   */
+  addedErrors(tree: Tree, change: Insertion): number;
   /** The first `length` characters of the document after the cursor (what a suggestion replaces there). */
   after(length: number): string;
   /**
@@ -81,24 +83,31 @@ export function syntaxEnding(
   let parses = options.maxParses ?? MAX_PARSES;
   const { cursor } = doc;
 
-  /** `read` of the tree of the document with `raw` fitted in; undefined when it cannot be had. */
-  const judge = <T>(raw: string, read: (root: Node, fitted: FittedCompletion) => T): T | undefined => {
+  /**
+   * `read` of the tree of the document with `raw` fitted in, and the errors that adds to the document; undefined
+   * when it cannot be had.
+   */
+  const judge = <T>(
+    raw: string,
+    read: (root: Node, fitted: FittedCompletion, added: number) => T,
+  ): T | undefined => {
     const fitted = fit(raw);
     if (!fitted || parses <= 0) return undefined;
     parses--;
-    const tree = doc.parse({ removed: doc.after(fitted.replaceEnd), inserted: fitted.text });
+    const change = { removed: doc.after(fitted.replaceEnd), inserted: fitted.text };
+    const tree = doc.parse(change);
     if (!tree) return undefined;
     try {
-      return read(tree.rootNode, fitted);
+      return read(tree.rootNode, fitted, doc.addedErrors(tree, change));
     } finally {
       tree.delete();
     }
   };
-  const errorsOf = (raw: string): number | undefined => judge(raw, (root) => countErrors(root));
+  const errorsOf = (raw: string): number | undefined => judge(raw, (_root, _fitted, added) => added);
 
   const lines = kept.split("\n");
-  const whole = judge(kept, (root, fitted) => ({
-    errors: countErrors(root),
+  const whole = judge(kept, (root, fitted, added) => ({
+    errors: added,
     closes: options.block === false ? undefined : closingLine(root, cursor, fitted.text),
   }));
   if (!whole) return kept;
@@ -115,7 +124,7 @@ export function syntaxEnding(
       errors = cutErrors;
     }
   }
-  if (errors <= doc.errors) return chosen;
+  if (errors <= 0) return chosen;
 
   // (b) The longest prefix that adds no errors: whole lines, then tokens of the first line.
   const chosenLines = chosen.split("\n");
@@ -124,14 +133,14 @@ export function syntaxEnding(
     if (chosenLines[n - 1]!.trim() === "") continue;
     const prefix = chosenLines.slice(0, n).join("\n");
     const prefixErrors = errorsOf(prefix);
-    if (prefixErrors !== undefined && prefixErrors <= doc.errors) return prefix;
+    if (prefixErrors !== undefined && prefixErrors <= 0) return prefix;
   }
   const first = chosenLines[0]!;
   const ends = floor > 0 ? [] : tokenEnds(first).filter((end) => end < first.trimEnd().length);
   for (const end of ends.reverse()) {
     const prefix = first.slice(0, end);
     const prefixErrors = errorsOf(prefix);
-    if (prefixErrors !== undefined && prefixErrors <= doc.errors) return prefix;
+    if (prefixErrors !== undefined && prefixErrors <= 0) return prefix;
   }
   // No prefix parses as well as the document: the tree says nothing sensible here. The block's end stands only
   // when it parses no worse than the whole suggestion.
@@ -248,18 +257,19 @@ export function acceptedDocument(doc: SyntaxDocument, shown: FittedCompletion): 
     const accepted: Insertion = { removed: doc.after(shown.replaceEnd), inserted: shown.text };
     const tree = doc.parse(accepted);
     if (!tree) return undefined;
-    const errors = countErrors(tree.rootNode);
+    // What the accepted suggestion added: a change of the accepted document adds what it adds to the original, less.
+    const acceptedAdded = doc.addedErrors(tree, accepted);
     tree.delete();
     // A change of this document at its cursor is one of the original at the original's cursor.
+    const inOriginal = (change: Insertion): Insertion => ({
+      removed: accepted.removed + change.removed,
+      inserted: accepted.inserted + change.inserted,
+    });
     return {
       cursor: doc.cursor + shown.text.length,
-      errors,
       after: (length) => doc.after(shown.replaceEnd + length).slice(shown.replaceEnd),
-      parse: (change) =>
-        doc.parse({
-          removed: accepted.removed + change.removed,
-          inserted: accepted.inserted + change.inserted,
-        }),
+      parse: (change) => doc.parse(inOriginal(change)),
+      addedErrors: (changed, change) => doc.addedErrors(changed, inOriginal(change)) - acceptedAdded,
     };
   } catch {
     return undefined;

@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.js";
 import type { ContextSettings } from "../settings/settings.js";
 import { uriToPath, Workspace } from "../workspace/workspace.js";
 import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
-import { BlockCache, type Reason } from "./block/block-cache.js";
+import { BlockCache, type Reason, typeKey } from "./block/block-cache.js";
 import { BlockChooser } from "./block/block-chooser.js";
 import { DeclarationMemo } from "./block/declaration-memo.js";
 import type { DocumentSource } from "./document-lines.js";
@@ -15,6 +15,7 @@ import { IgnoreRules } from "./files/ignore-rules.js";
 import { SourceCache } from "./files/source-cache.js";
 import { supportFor } from "./lang/index.js";
 import { CurrentImports } from "./modules/current-imports.js";
+import { prefetchImports } from "./modules/import-prefetch.js";
 import { OpenModules } from "./modules/open-modules.js";
 import { parseFile, supportOf, supportOfFile, supportOfPath } from "./modules/parse-file.js";
 import { ProjectEnv } from "./project/project-env.js";
@@ -23,6 +24,8 @@ import { SimilarIndex } from "./similar/similar-index.js";
 import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
 import type { ParsedModule } from "./types.js";
+import { EditorTypes, type TypeDefinitionAsk } from "./typing/editor-types.js";
+import { declarationAtLine } from "./typing/type-at-line.js";
 
 export { withoutTypedName } from "./block/block-cache.js";
 export type { DocumentSource } from "./document-lines.js";
@@ -34,6 +37,8 @@ export interface RepositoryContextOptions {
   workspace?: Workspace;
   settings: () => ContextSettings;
   log: Logger;
+  /** How to ask the editor where types are declared; none (or undefined) while the client cannot be asked. */
+  typeDefinitions?: () => TypeDefinitionAsk | undefined;
 }
 
 /** The context of one request, and what choosing it cost. */
@@ -56,6 +61,7 @@ export interface ContextResult {
  * - {@link CurrentImports}: the imports of the document a request is made in;
  * - {@link OpenModules}: the parses of open documents, which win over the files on disk;
  * - {@link SimilarIndex}: the windows of open documents, indexed off the request path;
+ * - {@link EditorTypes}: what the editor's language servers say of the receiver's type at the cursor;
  * - and the files: a {@link SourceCache} (workspace only, ignore rules, secrets, sizes; by modification time),
  *   the project files ({@link ProjectEnv}), the {@link WorkspaceSymbols} index, the {@link RecentEdits}.
  *
@@ -74,6 +80,7 @@ export class RepositoryContext {
   readonly #imports: CurrentImports;
   readonly #similar: SimilarIndex;
   readonly #chooser: BlockChooser;
+  readonly #types: EditorTypes;
   readonly #pending = new Map<string, Promise<ContextResult>>();
   readonly #stopWatchingFolders: () => void;
   readonly #stopGrammarLog: () => void;
@@ -162,18 +169,32 @@ export class RepositoryContext {
       symbols: this.#symbols,
       recent: this.#recent,
       memo: this.#memo,
+      typeAtLine: declarationAtLine,
+    });
+    this.#types = new EditorTypes({
+      ask: () => options.typeDefinitions?.(),
+      budgetMs: () => options.settings().typeDefinitionMs,
+      log: options.log,
     });
   }
 
   /**
    * The context block for a request at `position` (UTF-16) in `doc`, within `budgetTokens`. Reuses the document's
-   * block unless something it depends on changed. Never rejects: trouble gives an empty block.
+   * block unless something it depends on changed. `quietMs`: how long the request waits anyway (its debounce), in
+   * ms: the editor may take that long to locate the receiver's type, if longer than `context.typeDefinitionMs`.
+   * Never rejects: trouble gives an empty block.
    */
-  async block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult> {
+  async block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs = 0,
+  ): Promise<ContextResult> {
     const started = performance.now();
     const settings = this.options.settings();
     if (!settings.enabled || budgetTokens <= 0) return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
     this.#applyExclude(settings.exclude);
+    const types = await this.#types.typesAt(doc, position, supportOf(doc)?.family, quietMs);
     const pending = this.#pending.get(doc.uri);
     if (pending) return pending;
 
@@ -186,6 +207,7 @@ export class RepositoryContext {
       settings,
       support,
       imports: () => (support && path ? this.#imports.parse(doc, position, support, path) : undefined),
+      types: types.map(typeKey),
     });
     const state = this.#blocks.get(doc.uri);
     if (!reason && state) {
@@ -193,13 +215,15 @@ export class RepositoryContext {
       return { block: state.block, ms: performance.now() - started, recomputed: false };
     }
 
-    // A name typed near the cursor only adds its declaration: the block grows at its end, and what the prompt
-    // cache holds of it stays valid.
-    const extend = reason === "name" ? state : undefined;
+    // A name typed near the cursor only adds its declaration, a member access on a new receiver its type's member
+    // outline, a type the editor located its outline: the block grows at its end, and what the prompt cache holds of
+    // it stays valid.
+    const extend = reason === "name" || reason === "receiver" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
     const release = this.#symbols.hold();
+    const only = reason === "receiver" ? "receiver" : reason === "type" ? "types" : undefined;
     const computing = this.#chooser
-      .choose(doc, position, budgetTokens, settings, extend)
+      .choose(doc, position, budgetTokens, settings, extend, types, only)
       .then((next) => {
         this.#blocks.set(doc.uri, next);
         const ms = performance.now() - started;
@@ -220,6 +244,8 @@ export class RepositoryContext {
 
   /** A document was opened: index it for similar code and parse its declarations soon. */
   didOpen(uri: string): void {
+    // Opened again (a reload): what the editor said of its receivers may not hold.
+    this.#types.changed(uri, { line: 0, character: 0 });
     this.#recent.reopened(uri);
     this.#sourceChanged(uri);
     this.#similar.schedule(uri, 0);
@@ -227,11 +253,15 @@ export class RepositoryContext {
     setImmediate(() => void this.#prefetch(uri));
   }
 
-  /** A document changed from `fromLine` on (0-based): remember the region, and what depends on it is stale. */
-  didChange(uri: string, fromLine: number): void {
+  /**
+   * A document changed from `from` (UTF-16) on, `lineDelta` lines more after it: remember the region, and what
+   * depends on it is stale.
+   */
+  didChange(uri: string, from: Position, lineDelta = 0): void {
     const path = uriToPath(uri);
-    if (path) this.#recent.touch(uri, path, fromLine);
-    this.#blocks.edited(uri, fromLine);
+    if (path) this.#recent.touch(uri, path, from.line);
+    this.#blocks.edited(uri, from.line, lineDelta);
+    this.#types.changed(uri, from);
     this.#sourceChanged(uri);
     this.#similar.schedule(uri);
   }
@@ -251,6 +281,7 @@ export class RepositoryContext {
         line < doc.buffer.lineCount ? doc.buffer.lineAt(line) : undefined,
       );
     this.#blocks.forget(uri);
+    this.#types.forget(uri);
     this.#memo.forget(uri);
     this.#open.forget(uri, doc);
     this.#imports.forget(uri);
@@ -348,19 +379,10 @@ export class RepositoryContext {
     const path = uriToPath(uri);
     const support = doc && supportOf(doc);
     if (!doc || !path || !support || !this.options.settings().enabled) return;
-    try {
-      await support.ready?.();
-      const { imports } = this.#imports.parse(doc, { line: 0, character: 0 }, support, path);
-      const env = await this.#env.for(path, support.family);
-      for (const statement of imports) {
-        for (const candidate of support.candidates(statement.specifier, path, env)) {
-          if (candidate.endsWith("/")) break;
-          if (await this.#sources.load(candidate)) break;
-        }
-      }
-    } catch (error) {
-      this.options.log.debug(`context prefetch: ${String(error)}`);
-    }
+    const parts = { imports: this.#imports, env: this.#env, sources: this.#sources };
+    await prefetchImports(doc, path, support, parts).catch((error: unknown) =>
+      this.options.log.debug(`context prefetch: ${String(error)}`),
+    );
   }
 
   #applyExclude(exclude: readonly string[]): void {

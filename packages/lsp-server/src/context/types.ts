@@ -360,6 +360,13 @@ export interface LanguageSupport {
    */
   nesting?(lines: readonly string[]): NestedType[];
   /**
+   * The full constant path a module declares a declaration under, outermost first (`class Pry; class Command::Cat`
+   * → `["Pry", "Command", "Cat"]`; `container`: the declaration is its member): where a qualified constant (`X::Y`)
+   * is found by the lexical scope of its use (Ruby's `Module.nesting`) rather than in the files merely required.
+   * Pure. Absent: qualified names are resolved through imports first.
+   */
+  constantPath?(module: ParsedModule, declaration: Declaration, container?: Declaration): readonly string[];
+  /**
    * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
    * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
    */
@@ -401,8 +408,11 @@ export interface ContextSnippet {
   readonly endLine: number;
   /** The snippet's lines joined with `\n`, no trailing line break. */
   readonly text: string;
-  /** A declaration of a name used near the cursor, or a window of similar code. */
-  readonly kind: "declaration" | "similar";
+  /**
+   * A declaration of a name used near the cursor, a window of similar code, or the member outline of the type the
+   * cursor's receiver has (header and member signatures, bodies left out).
+   */
+  readonly kind: "declaration" | "similar" | "outline";
 }
 
 /** The fields of a `package.json` that say what importing the package gives. */

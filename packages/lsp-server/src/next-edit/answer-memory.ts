@@ -10,16 +10,27 @@ export interface NextEdit {
   readonly text: string;
 }
 
+/** Lines `start` to `end` (0-based, both included). */
+export interface LineSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** An answer remembered for one version of a document: the edits still to show, nearest the cursor first. */
 export interface RememberedAnswer {
   readonly uri: string;
   readonly version: number;
   readonly edits: readonly NextEdit[];
+  /** The region the model rewrote (every edit is inside it), in this version's lines. */
+  readonly region: LineSpan;
 }
 
 /** What a change did to a remembered answer. */
 export type Followed =
-  /** The change applied some of its edits (and nothing else): the others, moved, hold for the new version. */
+  /**
+   * The change applied some of its edits (and nothing else): the others, moved, hold for the new version. `applied`
+   * are those edits with their range where their text is now.
+   */
   | { kind: "advanced"; answer: RememberedAnswer; applied: NextEdit[] }
   /** Anything else: the answer is for a text that is gone. */
   | { kind: "dropped"; dropped: readonly NextEdit[] };
@@ -53,20 +64,35 @@ export function followAnswer(
       };
     });
   }
+  let region = answer.region;
+  for (const change of changes) region = followLines(region, change);
   const applied = edits.filter((entry) => entry.touched);
   const holds = (entry: (typeof edits)[number]) =>
     text.slice(entry.start, advance(entry.start, entry.edit.text)) === entry.edit.text;
   if (applied.length === 0 || !applied.every(holds)) return { kind: "dropped", dropped: answer.edits };
   return {
     kind: "advanced",
-    applied: applied.map((entry) => entry.edit),
+    applied: applied.map(({ edit, start }) => ({
+      id: edit.id,
+      range: { start, end: advance(start, edit.text) },
+      text: edit.text,
+    })),
     answer: {
       uri: answer.uri,
       version,
       edits: edits
         .filter((entry) => !entry.touched)
         .map(({ edit, start, end }) => ({ id: edit.id, range: { start, end }, text: edit.text })),
+      region,
     },
+  };
+}
+
+/** Lines through a change: its first line stays, its last one ends where that line's end went. */
+function followLines(span: LineSpan, change: AppliedChange): LineSpan {
+  return {
+    start: mapPosition({ line: span.start, character: 0 }, change, "before").line,
+    end: mapPosition({ line: span.end, character: Number.MAX_SAFE_INTEGER }, change, "after").line,
   };
 }
 

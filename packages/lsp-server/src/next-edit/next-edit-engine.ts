@@ -31,7 +31,7 @@ export interface NextEditHooks {
   upstream?(uri: string): (end: UpstreamEnd) => void;
   /** An answer was not what its format says. */
   malformed?(problem: string): void;
-  /** Edits `uri` now holds, put there by the client (however it got there). */
+  /** Edits `uri` now holds, put there by the client (however it got there), each with its range where its text is now. */
   applied?(uri: string, edits: readonly NextEdit[]): void;
   /** Edits of an answer for `uri` dropped by a change that applied none of them (or the document closed). */
   dropped?(uri: string, edits: readonly NextEdit[]): void;
@@ -63,6 +63,28 @@ interface Ask {
   readonly version: number;
   readonly controller: AbortController;
   readonly done: Promise<void>;
+  /** Whether it was never sent because a completion was showing or in flight there. */
+  readonly deferred: () => boolean;
+}
+
+/** How an upstream request is made. */
+interface AskMode {
+  /** The user asked (an invoked code action): it goes despite a backoff that lets such requests through. */
+  invoked: boolean;
+  /** It goes even while a completion is showing or in flight there. */
+  despiteCompletion: boolean;
+}
+
+/** What {@link NextEditEngine.settled} waits for, and may ask. */
+export interface SettleOptions {
+  token?: CancellationToken | undefined;
+  /** Ask at once, from `position`, for a version nobody asked for; `invoked` when the user asked. */
+  ask?: { position: Position; invoked: boolean } | undefined;
+  /**
+   * Ask again when the pause's request of this version was not sent because a completion was in the way (a code
+   * action request is the turn it waited for); `position` when no edit says where. Implied by an invoked `ask`.
+   */
+  deferred?: { position: Position } | undefined;
 }
 
 /** What the engine keeps per document. */
@@ -138,27 +160,56 @@ export class NextEditEngine {
     if (!this.options.settings().enabled) return [];
     const doc = this.options.documents.get(uri);
     if (!doc || (version !== undefined && version !== doc.version)) return [];
-    const current = doc.version;
+    const answer = await this.settled(uri, { token, ask: { position, invoked } });
+    return answer ? nearestFirst(answer.edits, position) : [];
+  }
+
+  /**
+   * The answer for the document as it is now, once the pause after its last edit and the request of this version
+   * are over; undefined when there is none, the document moved on meanwhile, or `token` is cancelled first. Asks
+   * only as `options` say (see {@link SettleOptions}): at most the one request of this version.
+   */
+  async settled(uri: string, options: SettleOptions = {}): Promise<RememberedAnswer | undefined> {
+    const { token, ask } = options;
+    const current = this.options.documents.get(uri)?.version;
+    if (current === undefined || !this.options.settings().enabled) return undefined;
     const state = this.#state(uri);
     const pause = this.#pauses.running(uri);
     if (!state.answer && !state.ask && pause?.version === current) {
-      if (!(await untilCancelled(pause.over, token))) return [];
+      if (!(await untilCancelled(pause.over, token))) return undefined;
     }
-    if (this.options.documents.get(uri)?.version !== current) return [];
-    if (!state.answer && !state.ask) this.#ask(uri, current, position, invoked);
-    const ask = state.ask;
-    if (!state.answer && ask?.version === current && !(await untilCancelled(ask.done, token))) return [];
+    if (this.options.documents.get(uri)?.version !== current) return undefined;
+    if (!state.answer && !state.ask && ask) {
+      this.#ask(uri, current, ask.position, { invoked: ask.invoked, despiteCompletion: ask.invoked });
+    }
+    const pending = state.ask;
+    if (!state.answer && pending?.version === current && !(await untilCancelled(pending.done, token)))
+      return undefined;
+    // The pause's request gave way to a completion (Helix shows its menu while the user types the rename); the user
+    // has turned to code actions since: it goes now, the one request of this version.
+    const retry = ask?.invoked ? ask : options.deferred;
+    if (
+      retry &&
+      !state.answer &&
+      state.ask === pending &&
+      pending?.deferred() &&
+      this.options.documents.get(uri)?.version === current
+    ) {
+      const position = state.lastEdit ?? retry.position;
+      this.#ask(uri, current, position, { invoked: ask?.invoked ?? false, despiteCompletion: true });
+      if (!(await untilCancelled(state.ask!.done, token))) return undefined;
+    }
     const answer = state.answer;
     return answer?.version === current && this.options.documents.get(uri)?.version === current
-      ? nearestFirst(answer.edits, position)
-      : [];
+      ? answer
+      : undefined;
   }
 
-  /** The edits remembered for the document as it is now, without asking (an automatic code action). */
-  remembered(uri: string): NextEdit[] {
+  /** The answer remembered for the document as it is now, without asking or waiting (an automatic code action). */
+  remembered(uri: string): RememberedAnswer | undefined {
     const doc = this.options.documents.get(uri);
     const answer = this.#states.get(uri)?.answer;
-    return doc && answer?.version === doc.version ? [...answer.edits] : [];
+    return doc && answer?.version === doc.version ? answer : undefined;
   }
 
   /** Forget a closed document: its request aborted, its answer dropped. */
@@ -181,19 +232,24 @@ export class NextEditEngine {
     const state = this.#state(uri);
     const doc = this.options.documents.get(uri);
     if (doc?.version !== version || state.answer || state.ask || !state.lastEdit) return;
-    this.#ask(uri, version, state.lastEdit, false);
+    this.#ask(uri, version, state.lastEdit, { invoked: false, despiteCompletion: false });
   }
 
-  /** Start the request of `version` (once per version: the ask stays, answered or not, until the next edit). */
-  #ask(uri: string, version: number, position: Position, invoked: boolean): void {
+  /**
+   * Start the request of `version` (once per version: the ask stays, answered or not, until the next edit), unless
+   * it gives way to a completion showing or in flight there (then it is done at once, and `deferred`).
+   */
+  #ask(uri: string, version: number, position: Position, mode: AskMode): void {
     const state = this.#state(uri);
     const controller = new AbortController();
-    const done = this.#exchange(uri, version, position, invoked, controller.signal).catch(
-      (error: unknown) => {
-        this.options.log.error(`next edit: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
-    state.ask = { version, controller, done };
+    const gaveWay = !mode.despiteCompletion && this.options.completionBusy(uri, position);
+    if (gaveWay) this.options.log.debug("next edit: a completion is showing there");
+    const done = gaveWay
+      ? Promise.resolve()
+      : this.#exchange(uri, version, position, mode.invoked, controller.signal).catch((error: unknown) => {
+          this.options.log.error(`next edit: ${error instanceof Error ? error.message : String(error)}`);
+        });
+    state.ask = { version, controller, done, deferred: () => gaveWay };
   }
 
   /** One request upstream and its answer, remembered for `version` when it holds edits. Never rejects on failure. */
@@ -206,7 +262,6 @@ export class NextEditEngine {
   ): Promise<void> {
     const { options } = this;
     const log = options.log;
-    if (options.completionBusy(uri, position)) return log.debug("next edit: a completion is showing there");
     if (await options.excluded(uri)) return log.debug("next edit: the file is excluded");
     const doc = options.documents.get(uri);
     if (!doc || doc.version !== version || signal.aborted) return;
@@ -256,7 +311,9 @@ export class NextEditEngine {
       reading.edits,
       () => `ne${++this.#ids}`,
     );
-    this.#state(uri).answer = { uri, version, edits };
+    const start = excerpt.regionStartLine;
+    const region = { start, end: Math.max(start, start + lineCount(excerpt.region) - 1) };
+    this.#state(uri).answer = { uri, version, edits, region };
   }
 
   #state(uri: string): DocState {
@@ -267,6 +324,13 @@ export class NextEditEngine {
     }
     return state;
   }
+}
+
+/** How many lines whole lines of text hold (each ends with a line break but the document's last). */
+function lineCount(text: string): number {
+  let count = text.endsWith("\n") || text === "" ? 0 : 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return count;
 }
 
 /** Where the last of a notification's changes ended, in the text after them all. */

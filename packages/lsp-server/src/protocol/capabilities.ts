@@ -6,7 +6,7 @@ import {
   SHOWN_COMMAND,
   STATUS_COMMAND,
 } from "../stats/commands.js";
-import { NEXT_EDIT_ACTION_KIND } from "./inline-edits.js";
+import { NEXT_EDIT_ACTION_KIND } from "./next-edit-actions.js";
 import { PARTIAL_CAPABILITY } from "./partial-results.js";
 
 /** What `initialize` answers: the server's capabilities, in the position encoding negotiated with the client. */

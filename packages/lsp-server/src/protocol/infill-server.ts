@@ -2,12 +2,12 @@ import { homedir } from "node:os";
 import { usageDirectory } from "@infill/core/usage";
 import {
   type CancellationToken,
+  type CancellationTokenSource,
   type ClientCapabilities,
   type CodeAction,
   type CodeActionParams,
   type CompletionList,
   type CompletionParams,
-  CompletionTriggerKind,
   type ConfigurationItem,
   DidChangeConfigurationNotification,
   type DidChangeConfigurationParams,
@@ -23,26 +23,22 @@ import {
   type InitializeResult,
   type InlineCompletionList,
   type InlineCompletionParams,
-  InlineCompletionTriggerKind,
   MessageType,
-  type Position,
   type ProtocolNotificationType,
   ResponseError,
   type WorkspaceFoldersChangeEvent,
 } from "vscode-languageserver";
-import type { RequestKind, Trigger } from "../completion/answer.js";
 import {
   syntaxDocumentChanged,
   syntaxDocumentGone,
   syntaxDocumentOpened,
 } from "../completion/document-syntax.js";
-import { CompletionEngine } from "../completion/engine.js";
-import type { PartialListener } from "../completion/partial-feed.js";
-import type { Suggestion } from "../completion/type-through.js";
+import type { CompletionEngine } from "../completion/engine.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
+import { lineDelta } from "../documents/position-map.js";
 import { SettingsStore } from "../settings/settings-store.js";
 import {
   ACCEPTED_COMMAND,
@@ -50,6 +46,7 @@ import {
   SHOWN_COMMAND,
   STATUS_COMMAND,
 } from "../stats/commands.js";
+import { RequestCosts } from "../stats/request-cost.js";
 import { statusLine } from "../stats/status-line.js";
 import { UsageTracker } from "../stats/usage-tracker.js";
 import { type CatalogueEntry, providerCatalogue } from "../upstream/provider-catalogue.js";
@@ -58,20 +55,21 @@ import { preloadClient } from "../upstream/upstreams.js";
 import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
-import { completionList, inlineItems, type Placement } from "./completion-items.js";
+import { Completions } from "./completions.js";
 import type { InlineEditList } from "./inline-edits.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
 import { NextEdits } from "./next-edits.js";
-import { partialResultToken } from "./partial-results.js";
-import { placementIn } from "./placement.js";
 import { SERVER_VERSION } from "./server-version.js";
 import { clientReportsShown } from "./shown-reports.js";
+import { answersTypeDefinitions, typeDefinitionAsk } from "./type-definitions.js";
 
 /**
  * The connection to the client as the server uses it (vscode-languageserver's `Connection` fits): notifications
  * and progress (through {@link ClientChannel}), registrations, and its configuration.
  */
 export interface LspClient extends ClientConnection {
+  /** A request to the client (`infill/typeDefinitions`). */
+  sendRequest(method: string, params: unknown, token: CancellationTokenSource["token"]): Promise<unknown>;
   readonly client: {
     register<P, RO>(type: ProtocolNotificationType<P, RO>, options?: RO): Promise<unknown>;
   };
@@ -99,8 +97,10 @@ export class InfillServer {
   readonly #channel: ClientChannel;
   readonly #context: ContextLoader;
   readonly #usage: UsageTracker;
+  readonly #completions: Completions;
   readonly #engine: CompletionEngine;
   readonly #nextEdits: NextEdits;
+  readonly #costs = new RequestCosts();
   #capabilities: ClientCapabilities = {};
 
   constructor(options: InfillServerOptions) {
@@ -129,14 +129,20 @@ export class InfillServer {
         log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
         this.#provider.settingsChanged();
         this.#nextEdits.settingsChanged();
+        if (!next.metrics) this.#costs.stop();
       },
     });
     this.#documents = new Documents((message) => log.warn(message));
+    const askTypes = typeDefinitionAsk(
+      (method, params, token) => client.sendRequest(method, params, token),
+      () => this.#documents.encoding,
+    );
     this.#context = new ContextLoader({
       documents: this.#documents,
       workspace: this.#workspace,
       settings: () => settings().context,
       log,
+      typeDefinitions: () => (answersTypeDefinitions(this.#capabilities) ? askTypes : undefined),
     });
     this.#usage = new UsageTracker({
       settings: () => ({
@@ -154,24 +160,19 @@ export class InfillServer {
       serverVersion: SERVER_VERSION,
       log,
     });
-    this.#engine = new CompletionEngine({
+    this.#completions = new Completions({
       documents: this.#documents,
-      upstream: () => this.#provider.upstream(),
       settings,
-      health: this.#provider.health,
-      onFailure: (notice) => this.#channel.tell(notice),
-      log,
-      onUpstream: (uri, arm) => {
-        const progressDone = this.#channel.progress();
-        const counted = this.#usage.upstream(uri, this.#documents.get(uri)?.languageId ?? "", arm);
-        return (end) => {
-          progressDone();
-          counted(end);
-        };
-      },
-      onTypedThrough: (suggestion, chars) => this.#usage.typedThrough(suggestion, chars),
+      ready: () => this.#settings.ready,
+      provider: this.#provider,
+      channel: this.#channel,
+      usage: this.#usage,
       context: this.#context,
+      costs: this.#costs,
+      capabilities: () => this.#capabilities,
+      log,
     });
+    this.#engine = this.#completions.engine;
     this.#nextEdits = new NextEdits({
       documents: this.#documents,
       workspace: this.#workspace,
@@ -265,7 +266,7 @@ export class InfillServer {
     syntaxDocumentChanged(uri, changes);
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
-    this.#context.loaded?.didChange(uri, from.line);
+    this.#context.loaded?.didChange(uri, from, lineDelta(changes));
     this.#nextEdits.didChange(uri, params.textDocument.version, changes);
   }
 
@@ -285,35 +286,12 @@ export class InfillServer {
     this.#documents.didClose(uri);
   }
 
-  async completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
-    checkPosition("textDocument/completion", params);
-    // LSP's Invoked also covers "typing an identifier" in some clients; they debounce before asking anyway.
-    const trigger = params.context?.triggerKind === CompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    const placed = await this.#answer(params.textDocument.uri, params.position, token, "completion", trigger);
-    return placed ? completionList(placed.place, placed.alternatives) : { isIncomplete: true, items: [] };
+  completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
+    return this.#completions.completion(params, token);
   }
 
-  async inlineCompletion(
-    params: InlineCompletionParams,
-    token: CancellationToken,
-  ): Promise<InlineCompletionList> {
-    checkPosition("textDocument/inlineCompletion", params);
-    const { uri } = params.textDocument;
-    const trigger =
-      params.context?.triggerKind === InlineCompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    // Partial results (opt-in): the lines settled so far, inserted at the cursor (what they replace comes with the
-    // answer).
-    const partialToken = partialResultToken(this.#capabilities, params);
-    const onPartial: PartialListener | undefined =
-      partialToken === undefined
-        ? undefined
-        : (partial) => {
-            const doc = this.#documents.get(uri);
-            const place = doc && placementIn(doc, { ...partial, replaceEnd: 0 }, this.#documents.encoding);
-            if (place) this.#channel.partial(partialToken, inlineItems(place));
-          };
-    const placed = await this.#answer(uri, params.position, token, "inline", trigger, onPartial);
-    return { items: placed ? inlineItems(placed.place, placed.alternatives) : [] };
+  inlineCompletion(params: InlineCompletionParams, token: CancellationToken): Promise<InlineCompletionList> {
+    return this.#completions.inlineCompletion(params, token);
   }
 
   /** `textDocument/copilotInlineEdit` (copilot-language-server's next edits, as copilot-lsp and sidekick.nvim ask). */
@@ -372,9 +350,12 @@ export class InfillServer {
   /** `shutdown`: stop everything that runs on its own, write the usage counted, close the provider's client. */
   async shutdown(): Promise<void> {
     this.#engine.dispose();
+    // Before usage is written: the next edits' last retention checks are counted there.
+    const nextEdits = this.#nextEdits.shutdown();
     this.#usage.dispose();
+    this.#costs.stop();
     this.#context.loaded?.dispose();
-    await Promise.all([this.#provider.close(), this.#nextEdits.shutdown()]);
+    await Promise.all([this.#provider.close(), nextEdits]);
   }
 
   /** Write the usage totals not written yet, synchronously: for the moment the process exits. */
@@ -389,50 +370,12 @@ export class InfillServer {
     await this.#settings.pull(fetch, pushed);
   }
 
-  async #answer(
-    uri: string,
-    position: Position,
-    token: CancellationToken,
-    kind: RequestKind,
-    trigger: Trigger,
-    onPartial?: PartialListener,
-  ): Promise<{ place: Placement; alternatives: Placement[] } | undefined> {
-    await this.#settings.ready;
-    const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
-    if (result.kind === "none") {
-      this.#channel.log.debug(`no suggestion: ${result.reason}`);
-      this.#usage.noAnswer(uri, result.reason);
-      return undefined;
-    }
-    if (this.#settings.current.metrics) this.#channel.metrics(uri, result);
-    const doc = this.#documents.get(uri);
-    if (!doc) return undefined;
-    const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
-      const { position, latencyMs } = result;
-      const accept = this.#usage.answered(uri, doc.languageId, suggestion, text, position, latencyMs);
-      const place = placementIn(doc, { text, position, replaceEnd }, this.#documents.encoding);
-      return place && { ...place, accept };
-    };
-    const place = placed(result.text, result.replaceEnd, result.suggestion);
-    if (!place) return undefined;
-    const alternatives = (result.alternatives ?? []).flatMap(
-      (a) => placed(a.text, a.replaceEnd, a.suggestion) ?? [],
-    );
-    return { place, alternatives };
-  }
-
   /** Whether a notification's params lack what the server reads (it is then ignored, with a warning). */
   #malformed(method: string, shape: ParamsShape, params: unknown): boolean {
     const problem = paramsProblem(shape, params);
     if (problem) this.#channel.log.warn(`infill: ignoring ${method}: ${problem}`);
     return problem !== undefined;
   }
-}
-
-/** Refuse a completion request whose params lack what the server reads, naming the field. */
-function checkPosition(method: string, params: unknown): void {
-  const problem = paramsProblem("position", params);
-  if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `infill: ${method}: ${problem}`);
 }
 
 function isObject(value: unknown): value is object {

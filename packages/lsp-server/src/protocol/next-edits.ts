@@ -24,10 +24,11 @@ import type { NextEditFigures } from "../stats/status-schema.js";
 import { EditSession, type EditSessionOptions } from "../upstream/edit-session.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import { uriToPath, type Workspace } from "../workspace/workspace.js";
-import { type InlineEditList, inlineEditList, nextEditActions, touchesLines } from "./inline-edits.js";
+import { type InlineEditList, inlineEditList } from "./inline-edits.js";
 import { type ParamsShape, paramsProblem } from "./lsp-params.js";
+import { NEXT_EDIT_ACTION_KIND, nextEditActions, offeredEdits } from "./next-edit-actions.js";
 
-/** How long an invoked code action waits for the next edit's request, ms (Helix and Eglot wait for the answer). */
+/** How long a code action the user may have asked for waits for the next edit's request, ms (Helix and Eglot wait). */
 const INVOKED_ACTION_WAIT_MS = 5000;
 
 /** Collaborators of {@link NextEdits}. */
@@ -83,11 +84,12 @@ export class NextEdits {
     });
     const model = () => this.#session.subject().model ?? PROVIDER_INFO.deepseek.defaultModel!;
     this.#stats = new NextEditStats(
-      () => ({ model: model(), prices: options.prices() }),
+      () => ({ model: model(), prices: options.prices(), horizons: settings().usage.retentionChecks }),
       (delta, uri) => {
         const languageId = (uri && options.documents.get(uri)?.languageId) ?? "unknown";
         options.usage(languageId, this.#session.subject().provider, model(), delta);
       },
+      (uri) => options.documents.get(uri)?.buffer,
     );
     void options.ready().then(() => this.#loadIfOn());
   }
@@ -97,17 +99,21 @@ export class NextEdits {
     const doc = this.options.documents.get(uri);
     if (!doc) return;
     this.#history.record(uri, changes, doc.buffer);
+    // The places of edits applied before this change follow it first; the engine may report new ones after it.
+    this.#stats.changed(uri, changes);
     if (this.#engine) this.#engine.didChange(uri, version, changes);
     else this.#loadIfOn();
   }
 
   /**
-   * `uri` is closing or opened again: its request is aborted and its answer dropped; the history keeps its edits,
-   * but no later change joins them (the text may be another now).
+   * `uri` is closing or opened again (its old text still readable): its request is aborted and its answer dropped;
+   * the history keeps its edits, but no later change joins them (the text may be another now); the edits applied
+   * there are checked on that text.
    */
   forget(uri: string): void {
     this.#engine?.forget(uri);
     this.#history.documentGone(uri);
+    this.#stats.closed(uri);
   }
 
   /** The settings changed: a fresh try upstream, and the file policy asked again. */
@@ -162,9 +168,14 @@ export class NextEdits {
   }
 
   /**
-   * `textDocument/codeAction`: the next edits on the lines asked about, as `refactor.rewrite` actions. An automatic
-   * request (Emacs asks on every cursor move) is answered from memory; one the user invoked waits, a few seconds at
-   * most, for the request of this version (asking it if nobody has).
+   * `textDocument/codeAction`: next edits as `refactor.rewrite` actions, by the request's `triggerKind`.
+   * - Automatic (an editor asking by itself as the cursor moves): from memory, never a request, and only the edits
+   *   on the lines asked about.
+   * - Invoked (Helix's `space a`): waits, a few seconds at most, for the request of this version (asking it if nobody
+   *   has); the edits on the lines, else the nearest one when the lines are in the region the model rewrote. They
+   *   count as shown.
+   * - Not said (Eglot 1.17 and lsp-mode send none, whether the user asked or not): waits as long for the pause and a
+   *   request already under way, asking nothing of its own; then as invoked.
    */
   async codeActions(params: CodeActionParams, token?: CancellationToken): Promise<CodeAction[]> {
     checkedParams("textDocument/codeAction", "textDocument/codeAction", params);
@@ -174,16 +185,22 @@ export class NextEdits {
     const start = doc && this.options.documents.toUtf16(doc, params.range.start);
     if (!doc || !start || !this.options.settings().nextEdit.enabled) return [];
     const only = params.context?.only;
-    if (only && !only.some((kind) => "refactor.rewrite".startsWith(kind))) return [];
-    let edits = this.#engine?.remembered(uri) ?? [];
-    if (edits.length === 0 && params.context?.triggerKind === CodeActionTriggerKind.Invoked) {
-      edits = await this.#invoked(uri, start, token);
-    }
+    if (only && !only.some((kind) => NEXT_EDIT_ACTION_KIND.startsWith(kind))) return [];
+    const trigger = params.context?.triggerKind;
+    const automatic = trigger === CodeActionTriggerKind.Automatic;
+    const answer =
+      this.#engine?.remembered(uri) ??
+      (automatic
+        ? undefined
+        : await this.#waited(uri, start, token, trigger === CodeActionTriggerKind.Invoked));
     const now = this.options.documents.get(uri);
     if (!now || now.version !== doc.version) return [];
-    const touching = edits.filter((edit) => touchesLines(edit, start.line, params.range.end.line));
+    const offered = offeredEdits(answer, start, params.range.end.line, automatic ? "lines" : "region");
+    if (trigger === CodeActionTriggerKind.Invoked) {
+      for (const { edit } of offered) this.#stats.event(edit.id, "shown", uri);
+    }
     const documentChanges = Boolean(this.options.capabilities().workspace?.workspaceEdit?.documentChanges);
-    return nextEditActions(now, touching, this.options.documents.encoding, documentChanges);
+    return nextEditActions(now, offered, this.options.documents.encoding, documentChanges);
   }
 
   /** Next edits' figures for `infill.status`: while they are on, or once any was asked for. */
@@ -195,6 +212,7 @@ export class NextEdits {
   /** Stop everything and close the edit model's client. */
   async shutdown(): Promise<void> {
     this.#engine?.dispose();
+    this.#stats.dispose();
     await this.#session.close();
   }
 
@@ -254,6 +272,7 @@ export class NextEdits {
         malformed: (problem) => stats.malformed(problem),
         applied: (uri, edits) => {
           for (const edit of edits) stats.event(edit.id, "accepted", uri);
+          stats.applied(uri, edits);
         },
         dropped: (uri, edits) => {
           for (const edit of edits) stats.event(edit.id, "dropped", uri);
@@ -263,13 +282,22 @@ export class NextEdits {
     });
   }
 
-  /** The edits of an invoked code action: waited for, at most {@link INVOKED_ACTION_WAIT_MS}. */
-  async #invoked(uri: string, position: Position, token: CancellationToken | undefined) {
+  /**
+   * The answer a code action waits for, at most {@link INVOKED_ACTION_WAIT_MS}: the pause's and its request's (asked
+   * now if it gave way to a completion), or, when `ask`, one asked at once if nobody asked for this version.
+   */
+  async #waited(uri: string, position: Position, token: CancellationToken | undefined, ask: boolean) {
     const bounded = new CancellationTokenSource();
     const timer = setTimeout(() => bounded.cancel(), INVOKED_ACTION_WAIT_MS);
     const listener = token?.onCancellationRequested(() => bounded.cancel());
     try {
-      return await (await this.#load()).editsAt(uri, undefined, position, bounded.token, true);
+      const engine = await this.#load();
+      return await engine.settled(
+        uri,
+        ask
+          ? { token: bounded.token, ask: { position, invoked: true } }
+          : { token: bounded.token, deferred: { position } },
+      );
     } finally {
       clearTimeout(timer);
       listener?.dispose();

@@ -93,13 +93,17 @@ export const FIELDS = {
    * block's budget, in estimated tokens, taken out of `contextTokens`; default 1024), `exclude` (gitignore-style
    * patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns; default []),
    * `holdout` (the share of requests, 0..1, sent without the block to measure what it earns, chosen per region of a
-   * document and day so the prompt cache keeps hitting; default 0).
+   * document and day so the prompt cache keeps hitting; default 0), `typeDefinitionMs` (how long a request waits
+   * for the editor's language servers to say where the type of the receiver at the cursor is declared, through
+   * `infill/typeDefinitions` with clients that offer it, in ms (the request's debounce when longer); a later answer
+   * serves the next request; 0 never asks; default 50).
    */
   context: z.strictObject({
     enabled: z.optional(z.boolean()),
     maxTokens: z.optional(z.int().check(z.gte(0), z.lte(100_000))),
     exclude: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(1000))),
     holdout: z.optional(z.number().check(z.gte(0), z.lte(1))),
+    typeDefinitionMs: z.optional(z.int().check(z.gte(0), z.lte(2000))),
   }),
   /**
    * Prices in US dollars per million tokens by model id, `{ cacheHit, cacheMiss, output }`, replacing the built-in

@@ -69,7 +69,7 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     timeoutMs: 10_000,
     logLevel: "warn",
     metrics: false,
-    context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0 },
+    context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0, typeDefinitionMs: 50 },
     prices: {},
     usage: { persist: true, retentionChecks: [30, 120, 300, 600] },
     nextEdit: {

@@ -1,17 +1,32 @@
 import { classify } from "@infill/core/failure";
-import { addTotals, emptyTotals, type ModelPrice, priceOf, type UsageTotals } from "@infill/core/usage";
+import {
+  addTotals,
+  emptyTotals,
+  type ModelPrice,
+  priceOf,
+  type UsageTotals,
+  usageYield,
+} from "@infill/core/usage";
+import type { Range } from "vscode-languageserver";
+import { codePoints } from "../completion/type-through.js";
+import type { AppliedChange } from "../documents/position-map.js";
+import type { TextBuffer } from "../documents/text-buffer.js";
 import type { UpstreamEnd } from "../upstream/upstream.js";
 import { type NextEditEvent, type NextEditFate, nextFate } from "./next-edit-outcomes.js";
+import { NextEditRetention } from "./next-edit-retention.js";
 import type { NextEditFigures } from "./status-schema.js";
+import type { Timers } from "./timers.js";
 import { upstreamDelta } from "./usage-delta.js";
 
 /** Edits whose fate is remembered, at most (the latest): an accept comes within seconds of the answer. */
 const REMEMBERED = 2000;
 
-/** What the counts read from the settings: the next-edit model and the prices. */
+/** What the counts read from the settings: the next-edit model, the prices and the retention horizons. */
 export interface NextEditStatsSettings {
   model: string;
   prices: Readonly<Record<string, ModelPrice>>;
+  /** `usage.retentionChecks`, in seconds. */
+  horizons: readonly number[];
 }
 
 /** Where each count also goes (the usage log, under kind `next-edit`), with the document it is of when known. */
@@ -19,8 +34,8 @@ export type NextEditLog = (delta: UsageTotals, uri: string | undefined) => void;
 
 /**
  * The counts of next edits, apart from completions' (so that neither's acceptance rate is the other's): their
- * upstream requests, tokens and estimated cost, the edits shown, accepted and dismissed, malformed answers by
- * problem, failures by kind.
+ * upstream requests, tokens and estimated cost, the edits shown, accepted and dismissed, the characters applied and
+ * what is still there of them at each retention horizon, malformed answers by problem, failures by kind.
  */
 export class NextEditStats {
   readonly #totals = emptyTotals();
@@ -28,11 +43,23 @@ export class NextEditStats {
   readonly #malformed: Record<string, number> = {};
   readonly #failures: Record<string, number> = {};
   readonly #fates = new Map<string, { fate: NextEditFate; uri: string | undefined }>();
+  readonly #retention: NextEditRetention;
 
   constructor(
     private readonly settings: () => NextEditStatsSettings,
     private readonly log: NextEditLog = () => {},
-  ) {}
+    /** The text of an open document (the retention checks read it); none: nothing is checked. */
+    buffer: (uri: string) => TextBuffer | undefined = () => undefined,
+    /** The retention checks' timers. Default: Node's, unref'ed. */
+    timers?: Timers,
+  ) {
+    this.#retention = new NextEditRetention({
+      buffer,
+      horizons: () => this.settings().horizons,
+      count: (delta, uri) => this.#add(delta, uri),
+      timers,
+    });
+  }
 
   /** An upstream request for `uri` starts; the function returned records how it ended. */
   upstream(uri?: string): (end: UpstreamEnd) => void {
@@ -73,6 +100,36 @@ export class NextEditStats {
     }
   }
 
+  /** `uri` now holds `edits` (each `range` where its text is now): their characters count, and are checked later. */
+  applied(uri: string, edits: readonly { range: Range; text: string }[]): void {
+    const delta = emptyTotals();
+    for (const { range, text } of edits) {
+      delta.acceptedChars += codePoints(text);
+      this.#retention.applied(uri, text, range.start, range.end);
+    }
+    if (delta.acceptedChars > 0) this.#add(delta, uri);
+  }
+
+  /** `uri` changed: the applied edits' places follow. */
+  changed(uri: string, changes: readonly AppliedChange[]): void {
+    this.#retention.changed(uri, changes);
+  }
+
+  /** `uri` is closing (its text still readable). */
+  closed(uri: string): void {
+    this.#retention.closed(uri);
+  }
+
+  /** Make the pending retention checks now (a closing server) and stop their timer. */
+  dispose(): void {
+    this.#retention.dispose();
+  }
+
+  #add(delta: UsageTotals, uri: string | undefined): void {
+    addTotals(this.#totals, delta);
+    this.log(delta, uri);
+  }
+
   /** The figures for `infill.status`. */
   figures(): NextEditFigures {
     const t = this.#totals;
@@ -91,6 +148,10 @@ export class NextEditStats {
       accepted: t.accepted,
       dismissed: this.#dismissed,
       acceptanceRate: t.shown > 0 ? t.accepted / t.shown : null,
+      acceptedChars: t.acceptedChars,
+      retained: usageYield(t, this.settings().horizons).retained.map(
+        ({ seconds, checkedChars, retainedChars, rate }) => ({ seconds, checkedChars, retainedChars, rate }),
+      ),
       malformed: { ...this.#malformed },
       failures: { ...this.#failures },
     };

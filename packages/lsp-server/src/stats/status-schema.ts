@@ -113,9 +113,14 @@ export const NextEditFiguresSchema = z.extend(
     shown: true,
     accepted: true,
     acceptanceRate: true,
+    acceptedChars: true,
     failures: true,
   }),
   {
+    /** What is still there of the characters applied, at each retention horizon (shortest first). */
+    retained: z.array(
+      z.pick(RetainedSchema, { seconds: true, checkedChars: true, retainedChars: true, rate: true }),
+    ),
     /** Edits shown and dropped without being accepted (an edit elsewhere, the next answer, the document closed). */
     dismissed: count,
     /** Answers that were not what their format says, by problem (never shown). */

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Range } from "vscode-languageserver";
 import { c, cpp, SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
-import { changeEdit, OpenTrees, parseVariant } from "../../src/context/syntax/open-trees.js";
+import { changeEdit, OpenTrees, parseVariant, replacementEdit } from "../../src/context/syntax/open-trees.js";
 import { GRAMMAR_NAMES, loadGrammar } from "../../src/context/syntax/runtime.js";
 import { documentChanged, variantTree } from "../../src/context/syntax/support.js";
-import { countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
+import { ChangeErrors, countErrors, enclosingBlock } from "../../src/context/syntax/tree-checks.js";
 import { type DocumentChange, Documents } from "../../src/documents/documents.js";
 import { TextBuffer } from "../../src/documents/text-buffer.js";
 import { summary } from "./helpers.js";
@@ -229,3 +229,91 @@ describe("what completion can ask of a tree", () => {
     base.delete();
   });
 });
+
+describe("the errors a change adds, counted around it", () => {
+  const SOURCES = {
+    c: Array.from({ length: 60 }, (_, i) => `int f${i}(int x) {\n  int y = x * ${i};\n  return y;\n}\n`).join(
+      "",
+    ),
+    java: `class A {\n${Array.from({ length: 60 }, (_, i) => `  int f${i}(int x) {\n    int y = x * ${i};\n    return y;\n  }\n`).join("")}}\n`,
+  } as const;
+  const PIECES = [
+    "}",
+    "{",
+    " x;",
+    "return (",
+    "\n  y = 1;\n",
+    "",
+    "}\n}\nint z;",
+    "int q = 2;",
+    "(",
+    ")",
+    ";",
+  ];
+
+  it.each(Object.keys(SOURCES) as Array<keyof typeof SOURCES>)(
+    "%s: the same as the whole trees' counts, for changes anywhere, the document clean or broken in one place",
+    async (name) => {
+      const grammar = (await loadGrammar(name))!;
+      let seed = 3;
+      const next = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+      };
+      for (let round = 0; round < 80; round++) {
+        // Half the rounds on a document with an error of its own near the change (the region may hold it).
+        let text: string = SOURCES[name];
+        const cursor = 20 + next(text.length - 40);
+        if (round % 2 === 1) {
+          const at = Math.max(0, cursor - 1 - next(30));
+          text = `${text.slice(0, at)}§${text.slice(at)}`;
+        }
+        const at = round % 2 === 1 ? cursor + 1 : cursor;
+        const doc = grammar.parser.parse(text)!;
+        const errors = new ChangeErrors(doc.rootNode);
+        const removed = next(3);
+        const inserted = PIECES[next(PIECES.length)]!;
+        const changedText = text.slice(0, at) + inserted + text.slice(at + removed);
+        const copy = doc.copy();
+        copy.edit(replacementEdit(at, pointAt(text, at), text.slice(at, at + removed), inserted));
+        const changed = grammar.parser.parse(changedText, copy)!;
+        expect(errors.added(changed, at, removed, inserted.length), `${round}: ${inserted} at ${at}`).toBe(
+          countErrors(changed.rootNode) - countErrors(doc.rootNode),
+        );
+        copy.delete();
+        changed.delete();
+        doc.delete();
+      }
+    },
+  );
+
+  it.each(Object.keys(SOURCES) as Array<keyof typeof SOURCES>)(
+    "%s: a statement typed inside a function of a clean document is judged by the function alone",
+    async (name) => {
+      const grammar = (await loadGrammar(name))!;
+      const text: string = SOURCES[name];
+      const at = text.indexOf("return y;", text.length / 2);
+      const doc = grammar.parser.parse(text)!;
+      const errors = new ChangeErrors(doc.rootNode);
+      for (const inserted of ["int z = y + 1;\n    ", "return (\n    ", "z = 2;\n    "]) {
+        const copy = doc.copy();
+        copy.edit(replacementEdit(at, pointAt(text, at), "", inserted));
+        const changed = grammar.parser.parse(text.slice(0, at) + inserted + text.slice(at), copy)!;
+        expect(errors.added(changed, at, 0, inserted.length)).toBe(
+          countErrors(changed.rootNode) - countErrors(doc.rootNode),
+        );
+        copy.delete();
+        changed.delete();
+      }
+      expect(errors.regional).toBe(3);
+      doc.delete();
+    },
+  );
+});
+
+/** The row and column of an offset in a text. */
+function pointAt(text: string, offset: number): { row: number; column: number } {
+  const before = text.slice(0, offset);
+  const row = before.split("\n").length - 1;
+  return { row, column: offset - (before.lastIndexOf("\n") + 1) };
+}

@@ -22,6 +22,7 @@ const ANSWER: RememberedAnswer = {
   uri: "file:///a.ts",
   version: 2,
   edits: [ne("a", r(1, 4, 1, 9), "sum"), ne("b", r(2, 4, 2, 9), "sum"), ne("c", r(2, 11, 2, 16), "sum")],
+  region: { start: 1, end: 2 },
 };
 
 function followed(changes: TextDocumentContentChangeEvent[]) {
@@ -39,7 +40,7 @@ describe("followAnswer", () => {
     const result = followed([{ range: r(2, 4, 2, 9), text: "sum" }]);
     expect(result.kind).toBe("advanced");
     if (result.kind !== "advanced") return;
-    expect(result.applied.map((e) => e.id)).toEqual(["b"]);
+    expect(result.applied).toEqual([ne("b", r(2, 4, 2, 7), "sum")]);
     expect(result.answer.version).toBe(3);
     expect(result.answer.edits).toEqual([ne("a", r(1, 4, 1, 9), "sum"), ne("c", r(2, 9, 2, 14), "sum")]);
   });
@@ -55,6 +56,33 @@ describe("followAnswer", () => {
       { range: r(2, 4, 2, 9), text: "sum" },
     ]);
     expect(result.kind === "advanced" && result.answer.edits.map((e) => e.id)).toEqual(["a"]);
+    // Each applied edit where its text is now: the second change moved the first one's place left.
+    expect(result.kind === "advanced" && result.applied).toEqual([
+      ne("b", r(2, 4, 2, 7), "sum"),
+      ne("c", r(2, 9, 2, 12), "sum"),
+    ]);
+  });
+
+  it("moves the region with the lines an applied edit adds or removes", () => {
+    const docs = new Documents();
+    const uri = "file:///b.ts";
+    docs.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "a;\nb;\nc;\nd;\n" } });
+    const answer: RememberedAnswer = {
+      uri,
+      version: 1,
+      edits: [ne("n", r(1, 2, 1, 2), "\nb2;\nb3;"), ne("x", r(2, 0, 3, 0), "")],
+      region: { start: 1, end: 3 },
+    };
+    const step = (version: number, change: TextDocumentContentChangeEvent, from: RememberedAnswer) => {
+      const applied = docs.didChange({ textDocument: { uri, version }, contentChanges: [change] })!;
+      const result = followAnswer(from, version, applied.changes, docs.get(uri)!.buffer);
+      if (result.kind !== "advanced") throw new Error("dropped");
+      return result.answer;
+    };
+    const grown = step(2, { range: r(1, 2, 1, 2), text: "\nb2;\nb3;" }, answer);
+    expect(grown.region).toEqual({ start: 1, end: 5 });
+    expect(grown.edits).toEqual([ne("x", r(4, 0, 5, 0), "")]);
+    expect(step(3, { range: r(4, 0, 5, 0), text: "" }, grown).region).toEqual({ start: 1, end: 4 });
   });
 
   const drops: Array<[string, TextDocumentContentChangeEvent[]]> = [

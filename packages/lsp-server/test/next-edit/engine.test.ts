@@ -148,7 +148,7 @@ describe("NextEditEngine", () => {
     stale.release();
     await settle();
     expect(s.seen.ends).toEqual(["superseded"]);
-    expect(s.engine.remembered(s.uri)).toEqual([]);
+    expect(s.engine.remembered(s.uri)).toBeUndefined();
   });
 
   it("answers a version that is not the document's with nothing, and asks at once for one nobody asked for", async () => {
@@ -175,7 +175,7 @@ describe("NextEditEngine", () => {
     expect(await waiting).toEqual([]);
     s.upstream.requests[0]!.release();
     await settle();
-    expect(s.engine.remembered(s.uri)).toHaveLength(2);
+    expect(s.engine.remembered(s.uri)?.edits).toHaveLength(2);
   });
 
   it("does not ask while a completion is showing there, in an excluded file, or when next edits are off", async () => {
@@ -192,6 +192,29 @@ describe("NextEditEngine", () => {
     off.clock.advance(300);
     expect(await off.engine.editsAt(off.uri, off.version(), { line: 1, character: 9 })).toEqual([]);
     expect(off.upstream.requests).toHaveLength(0);
+  });
+
+  it("sends the pause's request that gave way to a completion once a code action asks (invoked, or one that does not say), once", async () => {
+    for (const how of ["invoked", "unsaid"] as const) {
+      // A completion shows there all along (the server cannot tell when an editor closes its menu).
+      const s = setup({ busy: true });
+      s.change(edit(1, 6, 11, "sum"));
+      s.clock.advance(300);
+      await settle();
+      expect(s.upstream.requests).toHaveLength(0);
+      // copilot-lsp's next request is no code action: it waits its turn still.
+      expect(await s.engine.editsAt(s.uri, s.version(), { line: 1, character: 9 })).toEqual([]);
+      expect(s.upstream.requests).toHaveLength(0);
+      const at = { line: 1, character: 9 };
+      const answer = await s.engine.settled(
+        s.uri,
+        how === "invoked" ? { ask: { position: at, invoked: true } } : { deferred: { position: at } },
+      );
+      expect(answer?.edits.map((e) => e.range.start.line)).toEqual([2, 3]);
+      expect(s.upstream.requests).toHaveLength(1);
+      expect(await s.engine.settled(s.uri, { deferred: { position: at } })).toBe(answer);
+      expect(s.upstream.requests).toHaveLength(1);
+    }
   });
 
   it("counts a malformed answer by its problem and shows nothing; a failure is told through the health policy", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { SimOptions } from "@infill/sim";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CodeAction, Position, Range } from "vscode-languageserver-protocol";
+import type { CodeAction, Position, Range, TextDocumentEdit, TextEdit } from "vscode-languageserver-protocol";
 import { CancellationTokenSource, type Session, sessions } from "../support/session.js";
 
 const start = sessions();
@@ -104,11 +104,21 @@ describe("next edits over LSP", () => {
 const root = mkdtempSync(join(tmpdir(), "infill-next-edit-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A session with next edits on (from the session's sim, as DeepSeek) in a workspace folder, and a file's URI. */
-async function workspace(file: string, nextEdit: object = {}, sim: SimOptions = {}, built = false) {
+/**
+ * A session with next edits on (from the session's sim, as DeepSeek) in a workspace folder, and a file's URI; with
+ * `workspaceEdit`, the client's capability (`documentChanges`, as Helix and Eglot say).
+ */
+async function workspace(
+  file: string,
+  nextEdit: object = {},
+  sim: SimOptions = {},
+  built = false,
+  workspaceEdit?: { documentChanges: boolean },
+) {
   const s = await start({
     built,
     sim,
+    ...(workspaceEdit ? { capabilities: { workspace: { workspaceEdit } } } : {}),
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "w" }],
     // A pause longer than the gap between the test's keystrokes, which it sends back to back: one pause per rename.
     initializationOptions: { debounceMs: 0, nextEdit: { enabled: true, debounceMs: 500, ...nextEdit } },
@@ -131,6 +141,15 @@ const range = (sl: number, sc: number, el: number, ec: number): Range => ({
   start: { line: sl, character: sc },
   end: { line: el, character: ec },
 });
+
+/** `textDocument/codeAction` for `uri` on `line` (or `at`), with `triggerKind` when given (Eglot 1.17 sends none). */
+function codeActions(s: Session, uri: string, triggerKind: 1 | 2 | undefined, line: number, at?: Range) {
+  return s.client.sendRequest("textDocument/codeAction", {
+    textDocument: { uri },
+    range: at ?? range(line, 0, line, 0),
+    context: { diagnostics: [], ...(triggerKind ? { triggerKind } : {}) },
+  }) as Promise<CodeAction[]>;
+}
 
 /** The rename typed at the declaration, as a user does: the old name deleted, the new one a key at a time. */
 async function renameAtDeclaration(s: Session, uri: string): Promise<Position> {
@@ -172,8 +191,17 @@ describe("next edits end to end, against the sim's edit model", () => {
       command: "infill.status",
       arguments: [{ message: false }],
     })) as { nextEdits: { requests: number; shown: number; accepted: number; dismissed: number } };
-    expect(status.nextEdits).toMatchObject({ requests: 1, shown: 2, accepted: 2, dismissed: 0 });
-    expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual([]);
+    // The characters the two edits put in the document, followed for the retention checks.
+    expect(status.nextEdits).toMatchObject({
+      requests: 1,
+      shown: 2,
+      accepted: 2,
+      dismissed: 0,
+      acceptedChars: 6,
+    });
+    expect(s.messages("window/logMessage").filter((m) => (m.params as { type: number }).type === 1)).toEqual(
+      [],
+    );
   });
 
   it("works through the built server (the engine loads as a chunk once next edits are on)", async () => {
@@ -264,13 +292,7 @@ describe("next edits end to end, against the sim's edit model", () => {
     const { s, uri } = await workspace("actions.ts");
     await s.open(uri, AVERAGE);
     await renameAtDeclaration(s, uri);
-    const actions = (triggerKind: 1 | 2, line: number) =>
-      s.client.sendRequest("textDocument/codeAction", {
-        textDocument: { uri },
-        range: range(line, 0, line, 0),
-        context: { diagnostics: [], triggerKind },
-      }) as Promise<CodeAction[]>;
-    const invoked = await actions(1, 3);
+    const invoked = await codeActions(s, uri, 1, 3);
     expect(invoked).toHaveLength(1);
     expect(invoked[0]).toMatchObject({
       title: 'Next edit: replace "total" with "sum"',
@@ -278,8 +300,97 @@ describe("next edits end to end, against the sim's edit model", () => {
       edit: { changes: { [uri]: [{ range: range(3, 9, 3, 14), newText: "sum" }] } },
       command: { command: "infill.nextEditAccepted" },
     });
-    expect((await actions(2, 2)).map((a) => a.title)).toEqual(['Next edit: replace "total" with "sum"']);
-    expect(await actions(2, 0)).toEqual([]);
+    expect((await codeActions(s, uri, 2, 2)).map((a) => a.title)).toEqual([
+      'Next edit: replace "total" with "sum"',
+    ]);
+    expect(await codeActions(s, uri, 2, 0)).toEqual([]);
+    expect(await codeActions(s, uri, 2, 1)).toEqual([]);
+    expect(editRequests(s)).toHaveLength(1);
+  });
+
+  it("walks a rename from the declaration as Helix does (space a, Enter): each time the nearest edit, titled with its line; the rest from memory; counted shown and taken", async () => {
+    const { s, uri } = await workspace("helix-walk.ts", {}, {}, false, { documentChanges: true });
+    await s.open(uri, AVERAGE);
+    await renameAtDeclaration(s, uri);
+    // Helix asks for the primary selection (the character under the cursor), invoked, and applies the action's
+    // edit, then runs its command.
+    for (const line of [2, 3]) {
+      const [action, ...others] = await codeActions(s, uri, 1, 1, range(1, 8, 1, 9));
+      expect(others).toEqual([]);
+      expect(action!.title).toBe(`Next edit (line ${line + 1}): replace "total" with "sum"`);
+      const [change] = action!.edit!.documentChanges as TextDocumentEdit[];
+      expect(change!.textDocument).toEqual({ uri, version: s.version(uri) });
+      const [edit] = change!.edits as TextEdit[];
+      await s.replace(uri, edit!.range, edit!.newText);
+      await s.client.sendRequest("workspace/executeCommand", action!.command);
+    }
+    expect(s.text(uri)).toBe(AVERAGE.replaceAll("total", "sum"));
+    expect(editRequests(s)).toHaveLength(1);
+    const { nextEdits } = (await s.client.sendRequest("workspace/executeCommand", {
+      command: "infill.status",
+      arguments: [{ message: false }],
+    })) as { nextEdits: { shown: number; accepted: number; dismissed: number } };
+    expect(nextEdits).toMatchObject({ shown: 2, accepted: 2, dismissed: 0 });
+  });
+
+  it("answers a request without triggerKind (Eglot 1.17, lsp-mode) once the pause's request is answered, and asks nothing of its own", async () => {
+    const { s, uri } = await workspace("eglot.ts");
+    await s.open(uri, AVERAGE);
+    // No edit since the file opened: nothing under way, nothing asked.
+    expect(await codeActions(s, uri, undefined, 1)).toEqual([]);
+    expect(editRequests(s)).toHaveLength(0);
+    // Right after the rename, while the pause runs (Eglot sends its changes just before the request).
+    await renameAtDeclaration(s, uri);
+    const [action] = await codeActions(s, uri, undefined, 1, range(1, 6, 1, 9));
+    expect(action!.title).toBe('Next edit (line 3): replace "total" with "sum"');
+    expect(editRequests(s)).toHaveLength(1);
+  });
+
+  it("sends the pause's request that gave way to the completion menu Helix opened during the rename once the user asks for code actions", async () => {
+    const { s, uri } = await workspace("menu.ts");
+    await s.open(uri, AVERAGE);
+    // Nothing before an edit (and the engine, loaded once next edits are on, is there for the rename's edits).
+    expect(await codeActions(s, uri, undefined, 1)).toEqual([]);
+    const at = await renameAtDeclaration(s, uri);
+    // Helix asks for completions after two word characters and a pause: infill's item is in the menu at the cursor.
+    const items = (await s.client.sendRequest("textDocument/completion", {
+      textDocument: { uri },
+      position: at,
+    })) as { items: unknown[] } | unknown[];
+    expect((Array.isArray(items) ? items : items.items).length).toBeGreaterThan(0);
+    // The pause is over and its request gave way: a request without triggerKind (Eglot 1.17) waits for the pause.
+    const status = () =>
+      s.client.sendRequest("workspace/executeCommand", {
+        command: "infill.status",
+        arguments: [{ message: false }],
+      }) as Promise<{
+        nextEdits: { requests: number };
+      }>;
+    expect(editRequests(s)).toHaveLength(0);
+    const [action] = await codeActions(s, uri, undefined, 1, range(1, 8, 1, 9));
+    expect(action?.title).toBe('Next edit (line 3): replace "total" with "sum"');
+    expect(editRequests(s)).toHaveLength(1);
+    expect((await status()).nextEdits.requests).toBe(1);
+  });
+
+  it("costs no upstream request when an editor asks by itself on every cursor move (triggerKind automatic)", async () => {
+    const { s, uri } = await workspace("automatic.ts");
+    await s.open(uri, AVERAGE);
+    const everyLine = async () => {
+      const titles: string[][] = [];
+      for (let line = 0; line < 5; line++)
+        titles.push((await codeActions(s, uri, 2, line)).map((a) => a.title));
+      return titles;
+    };
+    expect(await everyLine()).toEqual([[], [], [], [], []]);
+    await renameAtDeclaration(s, uri);
+    // During the pause: nothing remembered yet, nothing asked.
+    expect(await everyLine()).toEqual([[], [], [], [], []]);
+    await s.until(() => editRequests(s).length === 1, "the pause's request");
+    // A request without triggerKind returns once that request is answered (and asks nothing).
+    expect(await codeActions(s, uri, undefined, 3)).toHaveLength(1);
+    const replace = 'Next edit: replace "total" with "sum"';
+    expect(await everyLine()).toEqual([[], [], [replace], [replace], []]);
     expect(editRequests(s)).toHaveLength(1);
   });
 });

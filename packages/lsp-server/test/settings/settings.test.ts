@@ -117,8 +117,20 @@ describe("settings", () => {
       { context: { maxTokens: 512, exclude: ["*.gen.ts"] } },
       { context: { enabled: false } },
     );
-    expect(merged.context).toEqual({ enabled: false, maxTokens: 512, exclude: ["*.gen.ts"], holdout: 0 });
-    expect(defaultSettings({}).context).toEqual({ enabled: true, maxTokens: 1024, exclude: [], holdout: 0 });
+    expect(merged.context).toEqual({
+      enabled: false,
+      maxTokens: 512,
+      exclude: ["*.gen.ts"],
+      holdout: 0,
+      typeDefinitionMs: 50,
+    });
+    expect(defaultSettings({}).context).toEqual({
+      enabled: true,
+      maxTokens: 1024,
+      exclude: [],
+      holdout: 0,
+      typeDefinitionMs: 50,
+    });
     expect(mergeSettings(defaultSettings({}), { usage: { retentionChecks: [0.2, 0.5] } }).usage).toEqual({
       persist: true,
       retentionChecks: [0.2, 0.5],

@@ -67,6 +67,11 @@ export interface SessionOptions {
   capabilities?: ClientCapabilities;
   /** What the client answers to `workspace/configuration` for the `infill` section. */
   configuration?: unknown;
+  /**
+   * Answers the server's other requests (`infill/typeDefinitions`…): a value, a promise, or a thrown error (a
+   * JSON-RPC error answer). Default null.
+   */
+  onRequest?: (method: string, params: unknown) => unknown;
   /** Workspace folders sent at `initialize` (the first one is also the `rootUri`). Default none. */
   workspaceFolders?: Array<{ uri: string; name: string }>;
   /**
@@ -151,7 +156,7 @@ export class Session {
       record("requests", method, params);
       if (method === "workspace/configuration")
         return [session?.configuration ?? options.configuration ?? null];
-      return null;
+      return options.onRequest ? options.onRequest(method, params) : null;
     });
     client.listen();
     const initializeResult = (await client.sendRequest("initialize", {

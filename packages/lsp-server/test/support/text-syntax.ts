@@ -12,7 +12,7 @@ export function textSyntax(parser: Parser, before: string, after: string): Synta
   tree.delete();
   return {
     cursor: before.length,
-    errors,
+    addedErrors: (changed) => countErrors(changed.rootNode) - errors,
     after: (length) => after.slice(0, length),
     parse: ({ removed, inserted }) => {
       if (!after.startsWith(removed))

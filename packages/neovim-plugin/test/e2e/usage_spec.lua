@@ -186,10 +186,16 @@ describe("usage", function()
     wait_totals("the acceptance counted", function(figures)
       return figures.accepted > 0
     end)
-    local status = usage.fetch(lsp.get_client(0))
+    -- Figures that hold still across `:Infill status` (a request still counted, or the retention check at 0.5 s,
+    -- may land between two looks): then it shows the table of these very figures.
+    local status, out
+    h.wait_for(function()
+      local first = usage.fetch(lsp.get_client(0))
+      out = vim.api.nvim_exec2("Infill status", { output = true }).output
+      status = usage.fetch(lsp.get_client(0))
+      return first and status and vim.deep_equal(first.total, status.total)
+    end, 5000, "figures that hold still across :Infill status")
     local t = status.total
-    -- :Infill status shows the table of these very figures.
-    local out = vim.api.nvim_exec2("Infill status", { output = true }).output
     for _, line in ipairs(usage.status_lines(status)) do
       h.contains(out, line)
     end

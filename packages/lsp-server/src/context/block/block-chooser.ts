@@ -24,8 +24,14 @@ import type {
   ParsedModule,
   Reference,
 } from "../types.js";
+import type { LocatedType } from "../typing/editor-types.js";
+import { rulesFor } from "../typing/rules/index.js";
+import type { TypingRules } from "../typing/rules.js";
+import { locatedTypeSnippets, type TypeAtLine } from "../typing/type-at-line.js";
+import { outlineAt, receiverOutlines } from "../typing/type-outlines.js";
 import { assembleBlock } from "./block.js";
-import { type DocState, referenceKey, settingsKey } from "./block-cache.js";
+import { type DocState, referenceKey, settingsKey, typeKey } from "./block-cache.js";
+import { cursorReceiver } from "./cursor-receiver.js";
 import type { DeclarationMemo } from "./declaration-memo.js";
 
 /**
@@ -62,6 +68,12 @@ const GLOBAL_NAMES: ReadonlySet<Family> = new Set(["c", "cpp", "swift", "ruby", 
 
 /** Lines above the preceding ones searched at most for a line where reading may start (`statementStart`). */
 const STATEMENT_SEARCH_LINES = 2000;
+/** Lines above the cursor searched for how its receiver is bound (a local, a parameter, the class around). */
+const SCOPE_LINES = 400;
+/** The share of the block's budget the cursor receiver's member outline may take at most. */
+const OUTLINE_SHARE = 0.5;
+/** Characters per token of the block's estimate. */
+const CHARS_PER_TOKEN = 3.5;
 
 /**
  * The first line of the text read before the searched lines: {@link PRECEDING_LINES} above them, moved up to a
@@ -87,6 +99,8 @@ export interface BlockChooserParts {
   symbols: WorkspaceSymbols;
   recent: RecentEdits;
   memo: DeclarationMemo;
+  /** What the block shows of a type the editor located, in a language typing/ has no rules for. */
+  typeAtLine: TypeAtLine;
 }
 
 /**
@@ -97,14 +111,25 @@ export interface BlockChooserParts {
 export class BlockChooser {
   constructor(private readonly parts: BlockChooserParts) {}
 
-  /** @param extend - the state whose block the new one extends (its snippets kept first, its region kept) */
+  /**
+   * @param extend - the state whose block the new one extends (its snippets kept first, its region kept)
+   * @param located - the types the editor located for the receiver at the cursor (`infill/typeDefinitions`): their
+   *   member outlines go first
+   * @param only - extend it with the member outline of the cursor's receiver only (`"receiver"`: when the outline
+   *   does not fit after what is kept, the block is chosen anew with it first), or with the located types' only
+   *   (`"types"`): nothing else is added, so that the rest of the block stays as the prompt cache holds it
+   */
   async choose(
     doc: OpenDocument,
     position: Position,
     budget: number,
     settings: ContextSettings,
     extend?: DocState,
+    located: readonly LocatedType[] = [],
+    only?: "receiver" | "types",
   ): Promise<DocState> {
+    if (extend && only === "types") return this.#addTypes(doc, extend, located, budget);
+    const receiverOnly = only === "receiver";
     const { workspace, similar } = this.parts;
     const path = uriToPath(doc.uri);
     // Outside the workspace (or without one) there is no workspace-relative path to name.
@@ -117,19 +142,52 @@ export class BlockChooser {
     await support?.ready?.();
     const declared =
       support && path ? await this.#declarations(doc, position, support, path, sources) : undefined;
-    const candidates: ContextSnippet[] = [...(declared?.snippets ?? [])];
+    const outline =
+      support && path && declared
+        ? await this.#outline(doc, position, support, path, sources, budget, declared)
+        : undefined;
+    // What the editor's language server locates wins over what the declarations tell: first.
+    const typed = await this.#typeSnippets(doc, located, sources, budget, declared?.near);
+    const outlines = [...typed, ...(outline?.snippets ?? [])];
+    const candidates: ContextSnippet[] = [...outlines, ...(declared?.snippets ?? [])];
     candidates.push(...(await similar.similar(doc, position, sources)));
-    const block = assembleBlock({
-      languageId: doc.languageId,
-      currentPath,
-      candidates,
-      budgetTokens: budget,
-      ...(extend ? { keep: extend.block.snippets } : {}),
-    });
+    const assemble = (keep: DocState | undefined) =>
+      assembleBlock({
+        languageId: doc.languageId,
+        currentPath,
+        candidates: keep && receiverOnly ? outlines : candidates,
+        budgetTokens: budget,
+        ...(keep ? { keep: keep.block.snippets } : {}),
+      });
+    let block = assemble(extend);
+    let kept = extend;
+    // The cursor's receiver's outline matters more than the cache: when what is kept leaves it no room, choose anew.
+    if (extend && outlines.length > 0 && !outlines.some((o) => block.snippets.includes(o))) {
+      block = assemble(undefined);
+      kept = undefined;
+    }
+    const receivers = new Set(kept?.receivers);
+    if (outline?.key !== undefined) receivers.add(outline.key);
+    // Tried whether it fits or not: one that does not would otherwise be chosen again at every request.
+    const typeKeys = located.map(typeKey);
+    if (kept && receiverOnly) {
+      const tried = new Set([...kept.tried, ...typeKeys]);
+      return {
+        ...kept,
+        block,
+        budget,
+        sources,
+        receivers,
+        tried,
+        checkedAt: performance.now(),
+        stale: undefined,
+      };
+    }
     // An imported name looked up ahead counts as tried only when its declaration made it into the block. One that
     // did not fit, or was not found (a package outside the workspace, or the lookup's file budget spent on the
     // nearer names), is looked up again once it is typed: it is then near, and goes first.
     const tried = declared?.tried ?? new Set<string>();
+    for (const key of typeKeys) tried.add(key);
     const inBlock = new Set(block.snippets.map((s) => `${s.path}\0${s.startLine}`));
     for (const [name, found] of declared?.ahead ?? []) {
       const rel = workspace.relative(found.path);
@@ -139,15 +197,64 @@ export class BlockChooser {
       block,
       budget,
       settingsKey: settingsKey(settings),
-      anchorLine: extend?.anchorLine ?? position.line,
+      anchorLine: kept?.anchorLine ?? position.line,
       sources,
       tried,
+      receivers,
       imported: declared?.imported ?? new Set(),
       importsEnd: declared?.importsEnd ?? -1,
       importsEdited: false,
       checkedAt: performance.now(),
       stale: undefined,
     };
+  }
+
+  /**
+   * The member outline of the type the cursor's receiver has (`mail` in `await mail.│`), as snippets of the files
+   * that declare the type and its bases, within a share of the budget; the receiver's key whether or not its type
+   * was found (it is not looked for again in this region). Undefined when the cursor is after no member operator.
+   */
+  async #outline(
+    doc: OpenDocument,
+    position: Position,
+    support: LanguageSupport,
+    path: string,
+    sources: Set<string>,
+    budget: number,
+    declared: { imported: ReadonlySet<string>; near: ReadonlySet<string> },
+  ): Promise<{ key: string; snippets: ContextSnippet[] } | undefined> {
+    const rules = rulesFor(support.family);
+    const receiver = rules && cursorReceiver(doc, position, rules, declared.imported);
+    if (!rules || !receiver) return undefined;
+    const { workspace, env, open } = this.parts;
+    const current = open.parsed(doc.uri) ?? (await open.module(path));
+    const text = linesOf(doc, Math.max(0, position.line - SCOPE_LINES), position.line);
+    const cursorLine = doc.buffer.lineAt(position.line).slice(0, position.character);
+    const outlines = await receiverOutlines(
+      {
+        support,
+        rules,
+        host: this.#host(sources),
+        env: (file) => env.for(file, support.family),
+        ...(current ? { current } : {}),
+      },
+      receiver,
+      path,
+      text === "" ? cursorLine : `${text}\n${cursorLine}`,
+      {
+        maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
+        prefix: receiver.prefix,
+        near: declared.near,
+        except: path,
+      },
+    );
+    const snippets: ContextSnippet[] = [];
+    for (const o of outlines) {
+      const rel = workspace.relative(o.path);
+      if (rel === undefined) continue;
+      snippets.push({ path: rel, startLine: o.startLine, endLine: o.endLine, text: o.text, kind: "outline" });
+    }
+    return { key: receiver.key, snippets };
   }
 
   /** The declarations for a choice, as snippets, with what the choice remembers of how it found them. */
@@ -223,7 +330,87 @@ export class BlockChooser {
       const { startLine, endLine, snippet: text } = declaration;
       snippets.push({ path: rel, startLine, endLine, text, kind: "declaration" });
     }
-    return { snippets, tried, ahead: declaredAhead, imported, importsEnd };
+    // Names used near the cursor as members (`x.deliver`): a member outline shows those first.
+    const members = new Set<string>();
+    for (const ref of references) for (const name of chainOf(ref).slice(1)) members.add(name);
+    return { snippets, tried, ahead: declaredAhead, imported, importsEnd, near: members };
+  }
+
+  /**
+   * The block of `state` with the types the editor located added at its end (its snippets kept as they are, so
+   * what the prompt cache holds of it stays valid), without choosing the rest again: a type located after the block
+   * was chosen is the only new thing.
+   */
+  async #addTypes(
+    doc: OpenDocument,
+    state: DocState,
+    located: readonly LocatedType[],
+    budget: number,
+  ): Promise<DocState> {
+    const sources = new Set(state.sources);
+    const candidates = await this.#typeSnippets(doc, located, sources, budget);
+    const path = uriToPath(doc.uri);
+    const block = assembleBlock({
+      languageId: doc.languageId,
+      currentPath: path === undefined ? undefined : this.parts.workspace.relative(path),
+      candidates,
+      budgetTokens: budget,
+      keep: state.block.snippets,
+    });
+    const tried = new Set(state.tried);
+    for (const type of located) tried.add(typeKey(type));
+    return { ...state, block, sources, tried };
+  }
+
+  /**
+   * What the block shows of the types the editor located (read through the file rules): the member outline of the
+   * type declared there (typing/'s, within the same share of the budget as the receiver's), or its declaration in a
+   * language typing/ has no rules for.
+   */
+  async #typeSnippets(
+    doc: OpenDocument,
+    located: readonly LocatedType[],
+    sources: Set<string>,
+    budget: number,
+    near: ReadonlySet<string> = new Set(),
+  ): Promise<ContextSnippet[]> {
+    if (located.length === 0) return [];
+    const support = supportOf(doc);
+    const path = uriToPath(doc.uri);
+    const rules = support && rulesFor(support.family);
+    const atLine =
+      support && rules && path
+        ? await this.#outlineAtLine(doc, support, rules, path, budget, near)
+        : this.parts.typeAtLine;
+    const { workspace } = this.parts;
+    return locatedTypeSnippets(located, this.#host(sources), (file) => workspace.relative(file), atLine);
+  }
+
+  /** typing/'s member outline of the type declared at a file's line, for a choice in `doc` (at `path`). */
+  async #outlineAtLine(
+    doc: OpenDocument,
+    support: LanguageSupport,
+    rules: TypingRules,
+    path: string,
+    budget: number,
+    near: ReadonlySet<string>,
+  ): Promise<TypeAtLine> {
+    const { env, open } = this.parts;
+    const current = open.parsed(doc.uri) ?? (await open.module(path));
+    return async (host, file, line, member) => {
+      const outlines = await outlineAt(
+        { support, rules, host, env: (f) => env.for(f, support.family), ...(current ? { current } : {}) },
+        file,
+        line,
+        {
+          maxChars: Math.floor(budget * CHARS_PER_TOKEN * OUTLINE_SHARE),
+          prefix: member,
+          near,
+          except: path,
+        },
+      );
+      return outlines.map((o) => ({ ...o, kind: "outline" as const }));
+    };
   }
 
   /**

@@ -13,6 +13,7 @@ import type {
   ResolveEnv,
 } from "../types.js";
 import { Exports } from "./exports.js";
+import { lexicalConstant } from "./lexical-constants.js";
 import { ModuleReader, type Target } from "./module-reader.js";
 import {
   declarationsNamed,
@@ -281,6 +282,19 @@ class Resolution {
       const root = await this.reader.resolve(chain[0]!, this.from.path);
       if (root) return this.expand(root, rest);
     }
+    // A qualified constant (Ruby's `X::Y`) by the lexical scope of the use, in the file that declares it, before
+    // the files merely required (which may all reopen `X`).
+    if (rest.length > 0 && this.support.constantPath) {
+      const lexical = await lexicalConstant(chain, {
+        support: this.support,
+        from: this.from,
+        reader: this.reader,
+        nesting: this.nestingIn(this.from, line),
+        bases: this.enclosing(line)?.bases ?? [],
+        implicit: (name, module, scope) => this.implicit(name, module, scope),
+      });
+      if (lexical) return this.expand(lexical.target, lexical.rest);
+    }
     // A bare name in a method: its class's members come before the names of the namespace (C++'s lookup; a Ruby
     // method of the class's mixins before any other).
     const member = chain.length === 1 ? await this.enclosingMember(reference.name, line) : undefined;
@@ -451,4 +465,33 @@ export async function findDeclarations(
     }
   }
   return results;
+}
+
+/**
+ * What a name or a path of names (`X`, `ns.X`, `pkg.X`, `crate::a::X`) written in a file means there: the file's
+ * own declarations first, then what its imports bind, its glob imports, the names the language finds without
+ * import (a Go package's other files); the declarations with the file that declares them, or undefined (a module,
+ * or nothing found). What a type written in another file names, read as that file reads it. Never rejects.
+ */
+export async function declarationsOf(
+  support: LanguageSupport,
+  module: ParsedModule,
+  written: string,
+  host: ModuleHost,
+  env: ResolveEnv,
+  limits: ResolveLimits = {},
+): Promise<{ readonly path: string; readonly declarations: readonly Declaration[] } | undefined> {
+  let completed = env;
+  try {
+    completed = support.environment?.(module, env) ?? env;
+  } catch {
+    // The project files' environment alone.
+  }
+  try {
+    const resolution = new Resolution(support, module, host, completed, limits, undefined);
+    const target = await resolution.pathIn(written, module, nestingAt(module, undefined));
+    return target?.kind === "declarations" ? target : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -33,6 +33,8 @@ export interface SyntaxLanguage {
   readonly packageFile?: LanguageSupport["packageFile"];
   /** See `LanguageSupport.nesting`. */
   readonly nesting?: LanguageSupport["nesting"];
+  /** See `LanguageSupport.constantPath`. */
+  readonly constantPath?: LanguageSupport["constantPath"];
   /** See `LanguageSupport.environment`. */
   readonly environment?: LanguageSupport["environment"];
 }
@@ -215,6 +217,7 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     ...(language.implicit ? { implicit: language.implicit } : {}),
     ...(language.packageFile ? { packageFile: language.packageFile } : {}),
     ...(language.nesting ? { nesting: language.nesting } : {}),
+    ...(language.constantPath ? { constantPath: language.constantPath } : {}),
     ...(language.environment ? { environment: language.environment } : {}),
   };
 }
