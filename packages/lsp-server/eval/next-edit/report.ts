@@ -9,7 +9,7 @@ import type { CaseRun } from "./replay.js";
 export const EDIT_GOALS = { exact: 0.95 } as const;
 
 const LABEL = 44;
-const COLUMN = 12;
+const COLUMN = 13;
 
 /** The `q` quantile (0–1) by the nearest-rank method; NaN for none. */
 function quantile(values: readonly number[], q: number): number {
