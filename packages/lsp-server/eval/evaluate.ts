@@ -29,7 +29,9 @@ import type { Hole } from "./hole.js";
 import { findHoles } from "./holes.js";
 import { languageIdOf } from "./languages.js";
 import { launch } from "./lsp-client.js";
+import { findMemberDeclHoles } from "./member-decl-holes.js";
 import { findMemberHoles } from "./member-holes.js";
+import { findMemberTagHoles, hasMemberOracle } from "./member-tag-holes.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
 import { findTagHoles } from "./tag-holes.js";
 import { usageOf } from "./usage.js";
@@ -43,11 +45,16 @@ export const CONFIGS = [
 /** A configuration's name. */
 export type ConfigName = (typeof CONFIGS)[number]["name"];
 
+/** Member-access holes of a corpus (issue 24): a proportional sample of up to 300, at most 3 per file. */
+export const MEMBER_CAPS: SampleCaps = { perStratum: 300, perFile: 3, stratified: false };
+
 /** How to evaluate. */
 export interface EvaluateOptions {
   /** Path of the built `infill-lsp.js`. */
   readonly bin: string;
   readonly caps: SampleCaps;
+  /** The member-access holes' sample; default {@link MEMBER_CAPS}. */
+  readonly memberCaps?: SampleCaps;
   /**
    * The ctags outline of a corpus in a language other than TypeScript (`runCtags`; the smoke test reads a
    * committed one). Default: none, and such a corpus throws.
@@ -73,14 +80,29 @@ export interface CorpusResult {
   readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
   /** Per scenario, holes whose request with context on differs from context off's. */
   readonly changed: Readonly<Record<Scenario, Ratio>>;
-  /** Member-access holes (`x.m`, x a local, parameter or field): where the language has them (`member-holes.ts`). */
-  readonly members?: MemberResult;
+  /** The member-access holes (issue 24): found, run with context on only, and their figures. */
+  readonly members: MemberResult;
+  /**
+   * The member-access holes of a value whose declared type is a class of another file (Java, C#, C++:
+   * `member-decl-holes.ts`), run in both configurations; none where the language has no such oracle.
+   */
+  readonly declMembers?: DeclMemberResult;
 }
 
-/** The member-access holes of a corpus: found, run, and recall per configuration. */
+/** The member-access holes of a corpus and what context on recalled of them. */
 export interface MemberResult {
   readonly found: readonly Hole[];
   readonly sampled: readonly Hole[];
+  readonly caps: SampleCaps;
+  /** Per scenario, with context on. */
+  readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+}
+
+/** The declared-type member-access holes of a corpus: found, run, and recall per configuration. */
+export interface DeclMemberResult {
+  readonly found: readonly Hole[];
+  readonly sampled: readonly Hole[];
+  readonly caps: SampleCaps;
   readonly recall: Readonly<Record<ConfigName, Readonly<Record<Scenario, Recall>>>>;
 }
 
@@ -91,10 +113,13 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
   const tags = corpus.language === "TypeScript" ? undefined : await tagsOf(corpus, options);
   const found = await findCorpusHoles(corpus, { tags: async () => tags ?? [] });
   const sampled = sampleHoles(found, options.caps);
-  const memberFound = tags ? findMemberHoles(corpus.language, corpus.files, readerOf(corpus), tags) : [];
-  const memberSampled = sampleHoles(memberFound, options.caps);
+  const memberCaps = options.memberCaps ?? MEMBER_CAPS;
+  const memberFound = await findCorpusMemberHoles(corpus, { tags: async () => tags ?? [] });
+  const memberSampled = sampleHoles(memberFound, memberCaps);
+  const declFound = tags ? findMemberDeclHoles(corpus.language, corpus.files, readerOf(corpus), tags) : [];
+  const declSampled = sampleHoles(declFound, memberCaps);
   progress(
-    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled; member access ${memberFound.length} found, ${memberSampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled; ${memberFound.length} member-access holes, ${memberSampled.length} sampled; ${declFound.length} of a declared type, ${declSampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const files = new WorkspaceFiles(corpus);
   const session = planSession(files, sampled);
@@ -102,18 +127,17 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
 
   const sim = await startSim();
   const runs = {} as Record<ConfigName, ConfigRun>;
+  let memberObservations = {} as Record<Scenario, Observation[]>;
   try {
     for (const config of CONFIGS) {
-      runs[config.name] = await runConfig(
-        sim,
-        corpus,
-        files,
-        { holes: sampled, members: memberSampled },
-        session,
-        config,
-        options,
-        progress,
-      );
+      const holes = {
+        holes: sampled,
+        members: config.enabled ? memberSampled : [],
+        declMembers: declSampled,
+      };
+      const run = await runConfig(sim, corpus, files, holes, session, config, options, progress);
+      runs[config.name] = run.run;
+      if (config.enabled) memberObservations = run.members;
     }
   } finally {
     await sim.close();
@@ -122,18 +146,25 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
     CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
   ) as Record<ConfigName, ConfigFigures>;
   const changed = changedRequests(runs.off, runs.on);
-  const members: MemberResult | undefined =
-    memberSampled.length === 0
+  const members = {
+    found: memberFound,
+    sampled: memberSampled,
+    caps: memberCaps,
+    observations: memberObservations,
+  };
+  const declMembers: DeclMemberResult | undefined =
+    declSampled.length === 0
       ? undefined
       : {
-          found: memberFound,
-          sampled: memberSampled,
+          found: declFound,
+          sampled: declSampled,
+          caps: memberCaps,
           recall: Object.fromEntries(
             CONFIGS.map(({ name }) => [
               name,
-              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(runs[name].members?.[s] ?? [])])),
+              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(runs[name].declMembers?.[s] ?? [])])),
             ]),
-          ) as MemberResult["recall"],
+          ) as DeclMemberResult["recall"],
         };
   return {
     corpus,
@@ -145,7 +176,8 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
     runs,
     figures,
     changed,
-    ...(members ? { members } : {}),
+    members,
+    ...(declMembers ? { declMembers } : {}),
   };
 }
 
@@ -153,6 +185,17 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
 async function tagsOf(corpus: Corpus, options: Pick<EvaluateOptions, "tags">): Promise<readonly Tag[]> {
   if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
   return options.tags(corpus);
+}
+
+/** The member-access holes of a corpus: the TypeScript compiler's, or (Python, Go, Rust) ctags' members. */
+export async function findCorpusMemberHoles(
+  corpus: Corpus,
+  options: Pick<EvaluateOptions, "tags">,
+): Promise<Hole[]> {
+  if (corpus.language === "TypeScript")
+    return findMemberHoles(corpus.root, corpus.files, corpus.packagePaths);
+  if (!hasMemberOracle(corpus.language) || !options.tags) return [];
+  return findMemberTagHoles(corpus.language, corpus.files, readerOf(corpus), await options.tags(corpus));
 }
 
 /** A corpus file's text by workspace-relative path; undefined when there is none. */
@@ -179,12 +222,20 @@ async function runConfig(
   sim: Sim,
   corpus: Corpus,
   files: WorkspaceFiles,
-  { holes, members }: { readonly holes: readonly Hole[]; readonly members: readonly Hole[] },
+  {
+    holes,
+    members,
+    declMembers,
+  }: {
+    readonly holes: readonly Hole[];
+    readonly members: readonly Hole[];
+    readonly declMembers: readonly Hole[];
+  },
   plan: SessionPlan | undefined,
   config: (typeof CONFIGS)[number],
   options: EvaluateOptions,
   progress: (line: string) => void,
-): Promise<ConfigRun> {
+): Promise<{ run: ConfigRun; members: Record<Scenario, Observation[]> }> {
   const editor = await launch({
     bin: options.bin,
     baseUrl: sim.url,
@@ -194,22 +245,24 @@ async function runConfig(
   });
   const observations = {} as Record<Scenario, Observation[]>;
   const memberObservations = {} as Record<Scenario, Observation[]>;
+  const declObservations = {} as Record<Scenario, Observation[]>;
   let session: SessionRun | undefined;
   try {
     for (const scenario of SCENARIOS) {
       const t = performance.now();
       observations[scenario] = await runHoles(editor, sim, files, holes, scenario);
+      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario);
       progress(
-        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes and ${members.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     }
     session = plan && (await replaySession(editor, sim, files, plan));
     // Last, so that every other figure is that of a run without them.
-    for (const scenario of members.length > 0 ? SCENARIOS : []) {
+    for (const scenario of declMembers.length > 0 ? SCENARIOS : []) {
       const t = performance.now();
-      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario);
+      declObservations[scenario] = await runHoles(editor, sim, files, declMembers, scenario);
       progress(
-        `${corpus.name}: context ${config.name}, ${scenario}: ${members.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        `${corpus.name}: context ${config.name}, ${scenario}: ${declMembers.length} member-access holes of a declared type in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     }
   } finally {
@@ -220,11 +273,14 @@ async function runConfig(
     usages[scenario] = await usageOf(observations[scenario].flatMap((o) => (o.sent ? [o.sent] : [])));
   }
   return {
-    observations,
-    ...(members.length > 0 ? { members: memberObservations } : {}),
-    usages,
-    session,
-    sessionUsages: session ? await usageOf(session.sent) : [],
-    messages: editor.messages,
+    run: {
+      observations,
+      ...(declMembers.length > 0 ? { declMembers: declObservations } : {}),
+      usages,
+      session,
+      sessionUsages: session ? await usageOf(session.sent) : [],
+      messages: editor.messages,
+    },
+    members: memberObservations,
   };
 }

@@ -46,7 +46,7 @@ export interface TagKinds {
 }
 
 /**
- * How the member-access oracle (`member-holes.ts`) reads a value's declared type and its type's members, by ctags
+ * How the declared-type member-access oracle (`member-decl-holes.ts`) reads a value's declared type and its type's members, by ctags
  * kinds: where the language has member-access holes.
  */
 export interface ReceiverSpec {

@@ -17,8 +17,11 @@ export interface CompletionMetrics {
   uri: string;
   source: string;
   usage: { prompt_tokens: number; prompt_cache_hit_tokens: number } | null;
-  /** Time spent choosing the context (ms), snippets and estimated tokens; null when none was chosen. */
-  context?: { ms: number; snippets: number; tokens: number } | null;
+  /**
+   * Time spent choosing the context (ms), snippets and estimated tokens, those of member outlines among them
+   * (absent from servers without outlines); null when none was chosen.
+   */
+  context?: { ms: number; snippets: number; tokens: number; outlineTokens?: number } | null;
 }
 
 /** How to start a server. */

@@ -8,7 +8,7 @@ import { plannedCorpora, selectedCorpora } from "./corpus-plan.js";
 import { provisionCtags, runCtags } from "./ctags.js";
 import { type CorpusResult, evaluateCorpus } from "./evaluate.js";
 import { missesOf } from "./misses.js";
-import { formatCorpus, formatMemberSummary, formatSummary } from "./report.js";
+import { formatCorpus, formatDeclMemberSummary, formatSummary } from "./report.js";
 import type { SampleCaps } from "./sample.js";
 import { serverLine } from "./server-line.js";
 
@@ -43,6 +43,11 @@ const tags = (corpus: Corpus) => {
 };
 const { corpora, said } = selectedCorpora(plannedCorpora(REPO_ROOT, scratch, { repository: true }));
 if (said) console.log(said);
+// INFILL_EVAL_HOLES=members runs the member-access holes only (no import holes, so no session either): to iterate
+// on the member outline, not the eval's figures.
+const membersOnly = process.env.INFILL_EVAL_HOLES === "members";
+if (membersOnly) console.log("INFILL_EVAL_HOLES=members: member-access holes only\n");
+const NO_HOLES: SampleCaps = { perStratum: 0, perFile: 0, stratified: false };
 // INFILL_EVAL_MISSES=<file> writes every hole not recalled there, one JSON object a line (eval/misses.ts).
 const missesFile = process.env.INFILL_EVAL_MISSES;
 if (missesFile) writeFileSync(missesFile, "");
@@ -53,7 +58,7 @@ try {
     const loaded = await corpus.load();
     const result = await evaluateCorpus(loaded, {
       bin: BIN,
-      caps: loaded.language === "TypeScript" ? TYPESCRIPT_CAPS : CTAGS_CAPS,
+      caps: membersOnly ? NO_HOLES : loaded.language === "TypeScript" ? TYPESCRIPT_CAPS : CTAGS_CAPS,
       tags,
       progress: (line) => console.error(`  … ${line}`),
     });
@@ -64,7 +69,7 @@ try {
     rmSync(loaded.root, { recursive: true, force: true });
   }
   console.log(formatSummary(results).join("\n"));
-  const members = formatMemberSummary(results);
+  const members = formatDeclMemberSummary(results);
   if (members.length > 0) console.log(`\n${members.join("\n")}`);
   console.log(`\n(${results.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 } finally {

@@ -5,8 +5,10 @@ import { recalled } from "./figures.js";
 
 /**
  * Every hole whose request held none of its declaration lines, per configuration and scenario, as JSON lines:
- * the corpus, which holes (`name`, or `member access`), configuration, scenario, hole (id, name, stratum, pattern), its declaration lines, and the request's
- * last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction.
+ * the corpus, which holes (`name`; `member access`, run with context on only; `member access, declared type`, the
+ * Java, C# and C++ oracle's), configuration, scenario, hole (id, name, stratum, pattern), its declaration lines,
+ * and the request's last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by
+ * construction.
  */
 export function missesOf(result: CorpusResult): string[] {
   const lines: string[] = [];
@@ -15,7 +17,11 @@ export function missesOf(result: CorpusResult): string[] {
       const run = result.runs[config];
       const observations = [
         ...run.observations[scenario].map((o) => ({ ...o, holes: "name" })),
-        ...(run.members?.[scenario] ?? []).map((o) => ({ ...o, holes: "member access" })),
+        ...(config === "on" ? (result.members.observations[scenario] ?? []) : []).map((o) => ({
+          ...o,
+          holes: "member access",
+        })),
+        ...(run.declMembers?.[scenario] ?? []).map((o) => ({ ...o, holes: "member access, declared type" })),
       ];
       for (const { hole, sent, holes } of observations) {
         if (recalled(hole, sent)) continue;

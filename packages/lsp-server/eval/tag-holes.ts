@@ -14,7 +14,7 @@ const MIN_NAME = 3;
  * standard library has (collections, strings, streams, iterators), which a call on an object of a library type
  * means far more often than the corpus's own.
  */
-const TOO_COMMON: ReadonlySet<string> = new Set(
+export const TOO_COMMON: ReadonlySet<string> = new Set(
   [
     "new init __init__ initialize __construct constructor main",
     "add get set put size len length count append extend insert remove erase clear empty isEmpty contains",

@@ -23,7 +23,7 @@ import { RecentEdits } from "./similar/recent-edits.js";
 import { SimilarIndex } from "./similar/similar-index.js";
 import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
-import type { ParsedModule } from "./types.js";
+import type { ContextSnippet, ParsedModule } from "./types.js";
 import { EditorTypes, type TypeDefinitionAsk } from "./typing/editor-types.js";
 import { declarationAtLine } from "./typing/type-at-line.js";
 
@@ -240,6 +240,30 @@ export class RepositoryContext {
       });
     this.#pending.set(doc.uri, computing);
     return computing;
+  }
+
+  /**
+   * The member outline of the type declared at a line (0-based) of a file, by URI or absolute path: its header,
+   * members' signatures and bases', as snippets (workspace-relative paths) within `maxTokens` estimated tokens.
+   * The entry point for the type definitions an editor's language server returns for the cursor's receiver
+   * ("the type declared at F, line L"); `current` is the document the cursor is in. Never rejects: trouble, a file
+   * that may not be read, a line without a type, a language without typing rules give none.
+   */
+  async typeOutline(
+    uriOrPath: string,
+    line: number,
+    maxTokens: number,
+    current?: string,
+  ): Promise<ContextSnippet[]> {
+    const path = uriOrPath.startsWith("file:") ? uriToPath(uriOrPath) : uriOrPath;
+    const at = current?.startsWith("file:") ? uriToPath(current) : current;
+    if (path === undefined || !this.options.settings().enabled) return [];
+    try {
+      return await this.#chooser.outlineAt(path, line, Math.floor(maxTokens * 3.5), at);
+    } catch (error) {
+      this.options.log.debug(`context type outline: ${String(error)}`);
+      return [];
+    }
   }
 
   /** A document was opened: index it for similar code and parse its declarations soon. */

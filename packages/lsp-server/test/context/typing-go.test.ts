@@ -113,10 +113,9 @@ describe("Go: the member outline of a receiver's type", () => {
   it("types a local from a package function's return type, methods after the struct", async () => {
     const app = `package main\n\nimport "example.com/m/prometheus"\n\nfunc main() {\n\treg := prometheus.NewRegistry()\n\treg.${HERE}`;
     expect(await outlinesAt("go", files(app), "/w/cmd/app.go", { env })).toEqual([
+      // Its fields are not exported: another package sees none of them.
       "/w/prometheus/registry.go:\n" +
         "type Registry struct {\n" +
-        "\tmtx        sync.RWMutex\n" +
-        "\tcollectors map[uint64]Collector\n" +
         "}\n" +
         "func (r *Registry) Register(c Collector) error { … }\n" +
         "func (r *Registry) Gather() ([]*MetricFamily, error) { return nil, nil }",

@@ -25,11 +25,20 @@ export function scope(rules: TypingRules, text: string): ScopeText {
   return new ScopeText(at === -1 ? text : text.slice(0, at), rules.expressions.dialect);
 }
 
-/** A binding as a row: `type T`, `value v`, with `[i]` for an index and `inner` when it is an element. */
+/**
+ * A binding as a row: `type T`, `value v`, with `[i]` for an index, `inner` when it is an element, `.key` for a
+ * destructured member; a callback's parameter as `call callee (argument) [parameter]` or `property key [parameter]`.
+ */
 export function bindingRow(binding: Binding | undefined): string | undefined {
   if (!binding) return undefined;
+  const c = binding.callback;
+  if (c)
+    return c.context === "call"
+      ? `call ${c.callee} (${c.argument}) [${c.parameter}]`
+      : `property ${c.key} [${c.parameter}]`;
   const what = binding.type !== undefined ? `type ${binding.type}` : `value ${binding.value}`;
-  return `${what}${binding.index !== undefined ? ` [${binding.index}]` : ""}${binding.inner ? " inner" : ""}`;
+  const member = binding.member !== undefined ? ` .${binding.member}` : "";
+  return `${what}${binding.index !== undefined ? ` [${binding.index}]` : ""}${binding.inner ? " inner" : ""}${member}`;
 }
 
 /**
@@ -45,7 +54,11 @@ export async function outlinesAt(
   const source = files[current]!;
   const at = source.indexOf(HERE);
   const text = source.slice(0, at);
-  const host = new VirtualHost({ ...files, [current]: source.replace(HERE, "") });
+  // The current file as the chooser parses it for typing: the cursor's line left blank.
+  const lines = source.split("\n");
+  const line = text.split("\n").length - 1;
+  lines[line] = "";
+  const host = new VirtualHost({ ...files, [current]: lines.join("\n") });
   const typing = rules(family);
   const receiver = receiverAt(text, typing.expressions);
   if (!receiver) return [];

@@ -29,12 +29,17 @@ const CLIENT = code`
   }
 `;
 
-/** The outline of the first declaration of `text` (a file of `family`). */
-function outline(family: Family, text: string, options: Partial<OutlineOptions> = {}): string[] {
+/** The outline of the first declaration of `text` (a file of `family`), its private members shown unless `shut`. */
+function outline(
+  family: Family,
+  text: string,
+  options: Partial<OutlineOptions> = {},
+  shut = false,
+): string[] {
   const support = supportFor(family)!;
   const [declaration] = support.parse(text).outline.declarations;
   const lines = sourceOf(declaration!)!;
-  return memberOutlines([{ path: "f", declaration: declaration!, lines }], {
+  return memberOutlines([{ path: "f", declaration: declaration!, lines, private: !shut }], {
     syntax: rules(family).outline,
     maxChars: 10_000,
     ...options,
@@ -69,8 +74,10 @@ describe("a type's member outline", () => {
     expect(outline("typescript", CLIENT, { near: new Set(["close"]), maxChars: head + costs.close })).toEqual(
       ["export class Client {\n  close(): void { this.pending = 0; }\n}"],
     );
-    // `pending` is private: it goes after every visible member.
+    // `pending` is private: it goes after every visible member, and is left out where it is not visible.
     expect(outline("typescript", CLIENT, { maxChars: 120 })[0]).not.toContain("private pending");
+    expect(outline("typescript", CLIENT, {}, true)[0]).not.toContain("private pending");
+    expect(outline("typescript", CLIENT, {})[0]).toContain("private pending");
   });
 
   it("gives nothing when not even one member fits", () => {
@@ -139,7 +146,7 @@ describe("the outline of the type declared at a file's line", () => {
   ])("finds the type at $what, with its bases'", async ({ line }) => {
     const out = await outlineAt(sources, "/w/src/client.ts", line, { maxChars: 2000 });
     expect(out.map((o) => [o.path, o.members.join(",")])).toEqual([
-      ["/w/src/client.ts", "host,pending,open,close,state"],
+      ["/w/src/client.ts", "host,open,close,state"],
       ["/w/src/base.ts", "log"],
     ]);
   });

@@ -27,6 +27,10 @@ describe("Rust: how a name is bound above the cursor", () => {
       want: "type T",
     },
     { text: "foo(cmd: x);\ncmd.│", name: "cmd", want: undefined },
+    { text: "let n = args.filter(|a: &Arg| a.│", name: "a", want: "type &Arg" },
+    { text: "self.args.iter().map(move |(k, v)| {\n    v.│", name: "v", want: undefined },
+    { text: "self.args.iter().fold(0, |acc, a| a.│", name: "a", want: "call self.args.iter().fold (1) [1]" },
+    { text: "let b = x.map(|a| a.is_set()).count();\na.│", name: "a", want: undefined },
   ])("$name in $text", ({ text, name, want }) => {
     expect(bindingRow(rs.binding(scope(rs, text), name))).toBe(want);
   });
@@ -41,6 +45,11 @@ describe("Rust: the rest of the table", () => {
       "Arg",
     );
     expect(rs.selfType(scope(rs, "impl A {}\nfn f() {\n    x.│"))).toBeUndefined();
+    expect(
+      rs.selfType(
+        scope(rs, "impl Cmd {\n    fn args(&self) -> impl Iterator<Item = &Arg> {\n        self.│"),
+      ),
+    ).toBe("Cmd");
   });
 
   it.each([

@@ -31,6 +31,13 @@ describe("TypeScript: how a name is bound above the cursor", () => {
       want: "type MailClient",
     },
     { text: "/** @type {Registry} */\nconst r = make();\nr.│", name: "r", want: "type Registry" },
+    {
+      text: "const { symbols, memo: m } = this.parts;\nsymbols.│",
+      name: "symbols",
+      want: "value this.parts .symbols",
+    },
+    { text: "const { symbols, memo: m } = this.parts;\nm.│", name: "m", want: "value this.parts .memo" },
+    { text: "function f({ a, b = 2 }: Options) {\n  b.│", name: "b", want: "type Options .b" },
     // An object literal's key and a call's argument are no bindings.
     { text: "send({ mail: other });\nmail.│", name: "mail", want: undefined },
     { text: "const x = 1;\nfoo(x);\n│", name: "mail", want: undefined },
@@ -38,6 +45,43 @@ describe("TypeScript: how a name is bound above the cursor", () => {
     { text: "const a: A = x;\nfunction f(a: B) {\n  a.│", name: "a", want: "type B" },
   ])("$name in $text", ({ text, name, want }) => {
     expect(bindingRow(ts.binding(scope(ts, text), name))).toBe(want);
+  });
+});
+
+describe("TypeScript: a callback's parameter, by where the callback is written", () => {
+  it.each([
+    {
+      text: "operate((source, subscriber) => {\n  subscriber.│",
+      name: "subscriber",
+      want: "call operate (0) [1]",
+    },
+    { text: "x.pipe(1, async (v) => v.│", name: "v", want: "call x.pipe (1) [0]" },
+    { text: "items.map(function (item, i) {\n  item.│", name: "item", want: "call items.map (0) [0]" },
+    { text: "holes.filter(h => h.│", name: "h", want: "call holes.filter (0) [0]" },
+    {
+      text: "const rules: Rules = {\n  nameOf: (definition) => definition.│",
+      name: "definition",
+      want: "property nameOf [0]",
+    },
+    // Closed already, typed, or no call around: no callback binding.
+    { text: "run((a) => a.x);\na.│", name: "a", want: undefined },
+    { text: "run((a: A) => a.│", name: "a", want: "type A" },
+    { text: "if (a) {\n  a.│", name: "a", want: undefined },
+  ])("$name in $text", ({ text, name, want }) => {
+    expect(bindingRow(ts.binding(scope(ts, text), name))).toBe(want);
+  });
+
+  it.each([
+    {
+      lines:
+        "export function operate<T, R>(\n  init: (source: Observable<T>, sub: Subscriber<R>) => void,\n  n = 3,\n): X {",
+      name: "operate",
+      want: ["(source: Observable<T>, sub: Subscriber<R>) => void", undefined],
+    },
+    { lines: "  nameOf?(definition: Definition): string | undefined;", name: "nameOf", want: ["Definition"] },
+    { lines: "export const pipe = (a: A, ...rest: B[]) => a;", name: "pipe", want: ["A", "B[]"] },
+  ])("parameters: $lines", ({ lines, name, want }) => {
+    expect(ts.parameters!(scope(ts, lines), name)).toEqual(want);
   });
 });
 
@@ -209,15 +253,10 @@ describe("TypeScript: the member outline of a receiver's type", () => {
     expect(out).toEqual([
       "/w/src/client.ts:\n" +
         "export class MailClient extends Base {\n" +
-        "  #sent = 0;\n" +
         "  async deliver(message: Message, retries = 3): Promise<string> { … }\n" +
         "  close(): void {}\n" +
         "}",
-      "/w/src/base.ts:\n" +
-        "export abstract class Base {\n" +
-        "  protected log(line: string): void { … }\n" +
-        "  get ready(): boolean { … }\n" +
-        "}",
+      "/w/src/base.ts:\n" + "export abstract class Base {\n" + "  get ready(): boolean { … }\n" + "}",
     ]);
   });
 
@@ -244,6 +283,92 @@ describe("TypeScript: the member outline of a receiver's type", () => {
     },
   ])("types $name", async ({ app }) => {
     const [own] = await outlinesAt("typescript", files(app), "/w/src/app.ts");
+    expect(own).toContain("async deliver(message: Message, retries = 3)");
+  });
+
+  it("shows the member whose signature spells a literal type out, first", async () => {
+    const app = code`
+      import { Registry } from "./registry.js";
+      function f(r: Registry) {
+        const snap = r.snapshot();
+        snap.${HERE}
+    `;
+    const registry = code`
+      export class Registry {
+        size(): number {
+          return 0;
+        }
+        snapshot(): { readonly revision: number; text: string } {
+          return { revision: 0, text: "" };
+        }
+      }
+    `;
+    const out = await outlinesAt(
+      "typescript",
+      { ...files(app), "/w/src/registry.ts": registry },
+      "/w/src/app.ts",
+      {
+        maxChars: 100,
+      },
+    );
+    expect(out).toEqual([
+      "/w/src/registry.ts:\nexport class Registry {\n  snapshot(): { readonly revision: number; text: string } { … }\n}",
+    ]);
+  });
+
+  it("reads a class the cursor's unfinished line would break, its private fields for this", async () => {
+    const app = code`
+      import type { Transport } from "./client.js";
+      export class Service {
+        readonly #transport: Transport;
+        run() {
+          return JSON.stringify(this.#transport.${HERE}
+        }
+      }
+    `;
+    const [own] = await outlinesAt("typescript", files(app), "/w/src/app.ts");
+    expect(own).toContain("send(raw: string): Promise<void>;");
+  });
+
+  it.each([
+    {
+      name: "an argument's callback, through the called function's parameter type",
+      app: code`
+        import { operate } from "./lift.js";
+        export function map() {
+          return operate((source, client) => {
+            client.${HERE}
+      `,
+    },
+    {
+      name: "an array method's callback",
+      app: code`
+        import type { MailClient } from "./client.js";
+        export function all(clients: MailClient[]) {
+          clients.forEach((c) => c.${HERE}
+      `,
+    },
+    {
+      name: "a property of an annotated object literal",
+      app: code`
+        import type { Hooks } from "./lift.js";
+        const hooks: Hooks = {
+          opened(client) {
+            return 1;
+          },
+          closed: (client) => client.${HERE}
+      `,
+    },
+  ])("types $name", async ({ app }) => {
+    const lift = code`
+      import type { MailClient } from "./client.js";
+      export function operate(init: (source: string, client: MailClient) => void): void {}
+      export interface Hooks {
+        opened?(client: MailClient): number;
+        closed: (client: MailClient) => void;
+      }
+    `;
+    const [own] = await outlinesAt("typescript", { ...files(app), "/w/src/lift.ts": lift }, "/w/src/app.ts");
     expect(own).toContain("async deliver(message: Message, retries = 3)");
   });
 

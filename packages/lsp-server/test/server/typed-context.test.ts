@@ -112,6 +112,27 @@ describe("the member outline of a receiver's type", () => {
     expect(prompts(s).at(-1)!.split("// src/app.ts\n")[0]).toBe(grown);
   });
 
+  it("keeps the block byte for byte at a receiver whose type the declarations do not tell", async () => {
+    const s = await workspaceSession();
+    const text = APP_TS.replace(`await mail.${CURSOR}`, CURSOR);
+    const at = await s.open(uri("src/app.ts"), text);
+    await s.inline(uri("src/app.ts"), at);
+    const before = prompts(s).at(-1)!.split("// src/app.ts\n")[0];
+    const after = await s.type(uri("src/app.ts"), at, "JSON.parse(to).");
+    await s.inline(uri("src/app.ts"), after);
+    expect(prompts(s).at(-1)!.split("// src/app.ts\n")[0]).toBe(before);
+  });
+
+  it("reads the class around an unfinished line for this.#field", async () => {
+    const s = await workspaceSession();
+    const at = await s.open(
+      uri("src/service.ts"),
+      `import type { MailClient } from "./client.js";\n\nexport class Service {\n  readonly #mail: MailClient;\n\n  constructor(mail: MailClient) {\n    this.#mail = mail;\n  }\n\n  run(): string {\n    return JSON.stringify(this.#mail.${CURSOR}\n  }\n}\n`,
+    );
+    await s.inline(uri("src/service.ts"), at);
+    expect(prompts(s).at(-1)).toContain("  close(): void { … }");
+  });
+
   it("has none with context off", async () => {
     const s = await workspaceSession({ context: { enabled: false } });
     const at = await s.open(uri("src/app.ts"), APP_TS);

@@ -23,7 +23,12 @@ export type ValueExpr =
   /** `x?` (Rust). */
   | { readonly kind: "try"; readonly of: ValueExpr }
   /** `x as T`, Go's `x.(T)`: the type as written. */
-  | { readonly kind: "typed"; readonly type: string };
+  | { readonly kind: "typed"; readonly type: string }
+  /**
+   * `c ? a : b`, `a ?? b`, `a || b`, Python's `a if c else b` and `a or b`: one of them (their types agree where
+   * the code is typed); `undefined`, `null` and `None` left out.
+   */
+  | { readonly kind: "either"; readonly of: readonly ValueExpr[] };
 
 /** How a language writes values (a row of its rule table). */
 export interface ExpressionSyntax {
@@ -52,10 +57,12 @@ export interface ExpressionSyntax {
   readonly typeAssertions?: boolean;
   /** Prefixes that leave the value's type as it is, or make a reference to it: `&`, `&mut`, `*`. */
   readonly referencePrefixes?: boolean;
+  /** How one value of several is written: `c ? a : b`, `??`, `||` (TypeScript); `a if c else b`, `or` (Python). */
+  readonly alternatives?: "conditional" | "python";
 }
 
-/** Chains nested deeper than this are not read (`a.b().c.d().e`…). */
-const MAX_DEPTH = 8;
+/** Links read at most in a chain (a builder's `Command::new(…).version(…)…get_matches()`: two per call). */
+const MAX_DEPTH = 32;
 /** Lines before the cursor's read for a chain that continues from them (`foo\n  .bar()\n  .`). */
 export const RECEIVER_LINES = 6;
 
@@ -87,6 +94,11 @@ export function receiverAt(text: string, syntax: ExpressionSyntax): Receiver | u
   return { receiver: found.expr, prefix, key: printValue(found.expr) };
 }
 
+/** Where the value that ends right before `end` in `scope` starts (a callee: `self.args.iter().fold`), if it is one. */
+export function valueStart(scope: ScopeText, end: number, syntax: ExpressionSyntax): number | undefined {
+  return valueBefore(scope, end, syntax, 0)?.start;
+}
+
 /** A whole expression (an initializer) as a value, or undefined when it is not one of the shapes read. */
 export function parseValue(text: string, syntax: ExpressionSyntax): ValueExpr | undefined {
   return wholeValue(new ScopeText(text, syntax.dialect), 0, text.length, syntax, 0);
@@ -112,6 +124,19 @@ function wholeValue(
   }
   if (head && head[0] !== "await" && syntax.referencePrefixes)
     start = scope.skipBlank(start + head[0].length);
+  if (syntax.alternatives) {
+    const spans = alternativesOf(code, start, end, syntax.alternatives);
+    if (spans) {
+      const of: ValueExpr[] = [];
+      for (const span of spans) {
+        if (/^\s*(?:undefined|null|None)\s*$/.test(code.slice(span.from, span.to))) continue;
+        const value = wholeValue(scope, span.from, span.to, syntax, depth + 1);
+        if (!value) return undefined;
+        of.push(value);
+      }
+      return of.length === 1 ? of[0] : of.length === 0 ? undefined : { kind: "either", of };
+    }
+  }
   if (syntax.asCasts) {
     const cast = lastCast(code, start, end);
     if (cast !== undefined) {
@@ -122,6 +147,57 @@ function wholeValue(
   }
   const found = valueBefore(scope, end, syntax, depth);
   return found && found.start === start ? found.expr : undefined;
+}
+
+/**
+ * The values of a choice outside brackets between `start` and `end`: `c ? a : b` → a, b; `a ?? b`, `a || b` → a,
+ * b (TypeScript); `a if c else b` → a, b; `a or b` → a, b (Python). Undefined when the value is no choice.
+ */
+function alternativesOf(
+  code: string,
+  start: number,
+  end: number,
+  kind: "conditional" | "python",
+): Array<{ from: number; to: number }> | undefined {
+  let depth = 0;
+  const marks: Array<{ at: number; word: string }> = [];
+  for (let i = start; i < end; i++) {
+    const c = code[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (depth !== 0) continue;
+    else if (kind === "conditional") {
+      const two = code.slice(i, i + 2);
+      if (two === "??" || two === "||") {
+        marks.push({ at: i, word: two });
+        i++;
+      } else if (c === "?" && code[i + 1] !== ".") marks.push({ at: i, word: "?" });
+      else if (c === ":" && marks.some((m) => m.word === "?")) marks.push({ at: i, word: ":" });
+    } else if (/\s/.test(code[i - 1] ?? " ")) {
+      const word = /^(?:if|else|or)(?=\s)/.exec(code.slice(i, i + 5))?.[0];
+      if (word) marks.push({ at: i, word });
+    }
+  }
+  if (marks.length === 0) return undefined;
+  const spans: Array<{ from: number; to: number }> = [];
+  const first = marks[0]!;
+  if (first.word === "?" || first.word === "if") {
+    // `c ? a : b`: a and b; `a if c else b`: a and b.
+    const other = marks.find((m) => m.word === (first.word === "?" ? ":" : "else"));
+    if (!other) return undefined;
+    if (first.word === "?") spans.push({ from: first.at + 1, to: other.at }, { from: other.at + 1, to: end });
+    else spans.push({ from: start, to: first.at }, { from: other.at + 4, to: end });
+    return spans;
+  }
+  // `a ?? b || c`, `a or b`: each operand.
+  let from = start;
+  for (const m of marks) {
+    if (m.word !== first.word) return undefined;
+    spans.push({ from, to: m.at });
+    from = m.at + m.word.length;
+  }
+  spans.push({ from, to: end });
+  return spans;
 }
 
 /** The offset of the last ` as ` outside brackets between `start` and `end`, if any. */
@@ -162,6 +238,8 @@ function valueBefore(
   while (start > 0 && isIdentifierPart(code.charCodeAt(start - 1))) start--;
   const word = code.slice(start, i + 1);
   if (/^\d/.test(word)) return undefined;
+  // JavaScript's private names (`this.#transport`): the member is named without its `#`.
+  if (syntax.optionalChains && code[start - 1] === "#") start--;
   let k = start - 1;
   while (k >= 0 && /\s/.test(code[k]!)) k--;
   if (code[k] === "." && code[k - 1] !== ".") {
@@ -304,5 +382,7 @@ export function printValue(expr: ValueExpr): string {
       return `${printValue(expr.of)}?`;
     case "typed":
       return `(as ${expr.type})`;
+    case "either":
+      return expr.of.map(printValue).join(" | ");
   }
 }

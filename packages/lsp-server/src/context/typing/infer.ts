@@ -4,7 +4,7 @@
 import type { TextLines } from "../scan/source-text.js";
 import type { Declaration } from "../types.js";
 import { parseValue, type ValueExpr } from "./expression.js";
-import type { Binding, TypingRules } from "./rules.js";
+import type { Binding, Callback, TypingRules } from "./rules.js";
 import { ScopeText } from "./scope-text.js";
 import { parseType, type TypeExpr } from "./type-expr.js";
 
@@ -37,13 +37,25 @@ interface Typed {
   readonly file: string;
   readonly owner?: Site;
   readonly site?: Site;
+  /** The member of `owner` whose declaration wrote this type (a type literal spelled out there). */
+  readonly member?: string;
+}
+
+/** The type a value has: its declaration, and the member of it that spells the value's type out, if it does. */
+export interface TypeFound {
+  readonly site: Site;
+  /**
+   * When the value's type is a literal written in a member's signature (`snapshot(): { text: string }`), the type
+   * that declares that member is `site`, and this is the member: its signature shows the value's members.
+   */
+  readonly focus?: string;
 }
 
 /** Bounds of one inference. */
 export interface InferLimits {
   /** Names resolved at most. Default 16. */
   readonly lookups?: number;
-  /** Steps nested at most (a value's binding's value's member…). Default 6. */
+  /** Steps nested at most (a value's binding's value's member…, a chain of calls). Default 16. */
   readonly depth?: number;
 }
 
@@ -56,6 +68,8 @@ export const TYPE_KINDS: ReadonlySet<Declaration["kind"]> = new Set([
   "type",
   "enum",
 ]);
+/** Bindings of a name tried at most, nearest first, for one whose type the declarations tell. */
+const BINDINGS_TRIED = 3;
 /** Lines of a declaration read for a member's type at most (its doc comment, its signature). */
 const MEMBER_LINES = 12;
 /** Lines of a class's body read for its fields at most. */
@@ -77,12 +91,18 @@ export class TypeInference {
     this.#rules = rules;
     this.#world = world;
     this.#lookups = limits.lookups ?? 16;
-    this.#depth = limits.depth ?? 6;
+    this.#depth = limits.depth ?? 16;
   }
 
   /** The type declaration of the value `expr` written at `at`, or undefined when the declarations do not tell. */
-  async typeOf(expr: ValueExpr, at: Place): Promise<Site | undefined> {
-    return this.#site(await this.#value(expr, at, 0), 0);
+  async typeOf(expr: ValueExpr, at: Place): Promise<TypeFound | undefined> {
+    const typed = await this.#value(expr, at, 0);
+    const site = await this.#site(typed, 0);
+    if (site) return { site };
+    // A type literal spelled out in a member's signature: that member, in its type, shows it.
+    if (typed?.owner && typed.member !== undefined && literal(typed.type, this.#rules))
+      return { site: typed.owner, focus: typed.member };
+    return undefined;
   }
 
   /** The type's bases, found as its file names them (superclasses, embedded types), nearest first. */
@@ -141,6 +161,13 @@ export class TypeInference {
         const type = of && !of.site ? rules.tried?.(of.type) : undefined;
         return type && { ...of!, type };
       }
+      case "either":
+        // The first of them whose type the declarations tell (typed code gives them one type).
+        for (const one of expr.of) {
+          const typed = await this.#value(one, at, depth + 1);
+          if (typed) return typed;
+        }
+        return undefined;
     }
   }
 
@@ -152,8 +179,17 @@ export class TypeInference {
   async #name(name: string, at: Place, depth: number): Promise<Typed | undefined> {
     const rules = this.#rules;
     if (rules.selfNames?.includes(name)) return this.#value({ kind: "self" }, at, depth);
-    const binding = rules.binding(at.scope, name);
-    if (binding) return this.#bound(binding, at, depth);
+    // The nearest binding whose type the declarations tell (a name bound again to what a helper returns keeps its
+    // type: `text = highlighter(text)`), of the last few.
+    let scope = at.scope;
+    for (let tries = 0; tries < BINDINGS_TRIED; tries++) {
+      const binding = rules.binding(scope, name);
+      if (!binding) break;
+      const typed = await this.#bound(binding, { file: at.file, scope }, depth);
+      if (typed || binding.at === undefined || binding.at <= 0) return typed;
+      scope = scope.before(binding.at);
+    }
+    if (scope !== at.scope) return undefined;
     const found = await this.#lookup(name, at.file);
     const site = found.find((s) => s.declaration.kind === "variable" || s.declaration.kind === "field");
     if (!site) return undefined;
@@ -164,6 +200,10 @@ export class TypeInference {
 
   /** A binding's type: its annotation, else its value's type (read in the code above it). */
   async #bound(binding: Binding, at: Place, depth: number): Promise<Typed | undefined> {
+    if (binding.callback) {
+      const scope = binding.at === undefined ? at.scope : at.scope.before(binding.at);
+      return this.#callback(binding.callback, { file: at.file, scope }, at.scope, depth + 1);
+    }
     let typed: Typed | undefined;
     if (binding.type !== undefined) typed = this.#written(binding.type, at.file);
     else if (binding.value !== undefined) {
@@ -172,6 +212,10 @@ export class TypeInference {
       typed = value && (await this.#value(value, { file: at.file, scope }, depth + 1));
     }
     if (!typed) return undefined;
+    if (binding.member !== undefined) {
+      const owner = await this.#site(typed, depth + 1);
+      return owner && this.#field(owner, binding.member, depth + 1);
+    }
     if (binding.index !== undefined) {
       if (typed.site || typed.type.kind !== "tuple") return undefined;
       const item = typed.type.of[binding.index];
@@ -185,28 +229,110 @@ export class TypeInference {
     return typed;
   }
 
+  /**
+   * An untyped parameter of a function written as an argument or a property: the type its context declares for
+   * it. `at` is the code before the function; `whole`, the code the function's position counts in.
+   */
+  async #callback(
+    callback: Callback,
+    at: Place,
+    whole: ScopeText,
+    depth: number,
+  ): Promise<Typed | undefined> {
+    if (depth > this.#depth) return undefined;
+    const rules = this.#rules;
+    if (callback.context === "call") {
+      const callee = parseValue(callback.callee, rules.expressions);
+      if (!callee) return undefined;
+      // `items.map((item) => …)`: an element of the receiver, when the language's own collection has it.
+      if (callee.kind === "member" && rules.iterations?.[callee.name] === callback.parameter) {
+        const receiver = await this.#value(callee.of, at, depth + 1);
+        const item = receiver && !receiver.site ? rules.element(receiver.type) : undefined;
+        if (item) return { ...receiver!, type: item };
+      }
+      const fn = await this.#parameterOf(callee, callback.argument, at, depth + 1);
+      return fn && functionParameter(fn, callback.parameter);
+    }
+    const object = await this.#objectAt(whole, callback.object, at, depth + 1);
+    const owner = await this.#site(object, depth + 1);
+    const found = owner && (await this.member(owner, callback.key, depth + 1));
+    if (!found) return undefined;
+    const lines = this.#text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
+    if (!lines) return undefined;
+    const written = rules.parameters?.(lines, callback.key)?.[callback.parameter];
+    if (written) return { ...this.#written(written, found.owner.path), owner: found.owner };
+    const declared = rules.declared(lines, callback.key);
+    if (declared?.type === undefined) return undefined;
+    return functionParameter(
+      { ...this.#written(declared.type, found.owner.path), owner: found.owner },
+      callback.parameter,
+    );
+  }
+
+  /** The declared type of a call's `argument`-th parameter, as the called declaration writes it. */
+  async #parameterOf(
+    callee: ValueExpr,
+    argument: number,
+    at: Place,
+    depth: number,
+  ): Promise<Typed | undefined> {
+    let site: Site | undefined;
+    let owner: Site | undefined;
+    if (callee.kind === "name") {
+      site = (await this.#lookup(callee.name, at.file)).find((s) => FUNCTION_KINDS.has(s.declaration.kind));
+    } else if (callee.kind === "member") {
+      const { of, name } = callee;
+      if (of.kind === "name" && !this.#rules.binding(at.scope, of.name))
+        site = (await this.#lookup(`${of.name}.${name}`, at.file)).find((s) =>
+          FUNCTION_KINDS.has(s.declaration.kind),
+        );
+      if (!site) {
+        owner = await this.#site(await this.#value(of, at, depth + 1), depth + 1);
+        const found = owner && (await this.member(owner, name, depth + 1, true));
+        if (found) {
+          owner = found.owner;
+          site = { path: found.owner.path, declaration: found.member };
+        }
+      }
+    }
+    if (!site) return undefined;
+    const lines = this.#text(site, MEMBER_LINES);
+    const written = lines && this.#rules.parameters?.(lines, site.declaration.name)?.[argument];
+    return written ? { ...this.#written(written, site.path), owner: owner ?? site } : undefined;
+  }
+
+  /** The type of the object literal whose `{` is at `offset` in `scope`, from its context. */
+  async #objectAt(scope: ScopeText, offset: number, at: Place, depth: number): Promise<Typed | undefined> {
+    const context = this.#rules.objectContext?.(scope, offset);
+    if (!context) return undefined;
+    if ("type" in context) return this.#written(context.type, at.file);
+    const callee = parseValue(context.callee, this.#rules.expressions);
+    return callee && this.#parameterOf(callee, context.argument, at, depth + 1);
+  }
+
   /** `of.name`: the field's declared type (a member, else a field the class's body assigns). */
   async #member(of: ValueExpr, name: string, at: Place, depth: number): Promise<Typed | undefined> {
     const owner = await this.#site(await this.#value(of, at, depth + 1), depth + 1);
-    if (!owner) return undefined;
+    return owner && this.#field(owner, name, depth);
+  }
+
+  /** The declared type of a type's field (its own or a base's member, else a field its body assigns). */
+  async #field(owner: Site, name: string, depth: number): Promise<Typed | undefined> {
     const found = await this.member(owner, name, depth + 1);
     if (found) {
       const lines = this.#text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
       const declared = lines && this.#rules.declared(lines, name);
       const typed =
         declared && (await this.#bound(declared, { file: found.owner.path, scope: lines! }, depth + 1));
-      if (typed) return { ...typed, owner: found.owner };
+      if (typed) return { ...typed, owner: found.owner, member: name };
     }
     // A field the class's body assigns (`self.f = X()` in `__init__`, a constructor's parameter property).
-    const body = this.#text(found?.owner ?? owner, BODY_LINES);
+    const holder = found?.owner ?? owner;
+    const body = this.#text(holder, BODY_LINES);
     const assigned = body && this.#rules.assigned?.(body, name);
     if (!assigned) return undefined;
-    const typed = await this.#bound(
-      assigned,
-      { file: (found?.owner ?? owner).path, scope: body! },
-      depth + 1,
-    );
-    return typed && { ...typed, owner: found?.owner ?? owner };
+    const typed = await this.#bound(assigned, { file: holder.path, scope: body! }, depth + 1);
+    return typed && { ...typed, owner: holder, member: name };
   }
 
   /** A call: a function's declared return type, a class's instance, a method's return type on its receiver. */
@@ -216,9 +342,12 @@ export class TypeInference {
       const bound = rules.binding(at.scope, callee.name);
       if (bound) {
         const fn = await this.#bound(bound, at, depth + 1);
-        return fn && !fn.site && fn.type.kind === "function" && fn.type.returns
-          ? { ...fn, type: fn.type.returns }
-          : undefined;
+        if (fn && !fn.site && fn.type.kind === "function" && fn.type.returns)
+          return { ...fn, type: fn.type.returns };
+        // A value whose type can be called (Python's `__call__`).
+        const owner = rules.callMember && fn ? await this.#site(fn, depth + 1) : undefined;
+        const found = owner && (await this.member(owner, rules.callMember!, depth + 1, true));
+        return found ? this.#returned(found.owner, found.member) : undefined;
       }
       if (rules.selfNames?.includes(callee.name)) return this.#value({ kind: "self" }, at, depth);
       return this.#called(await this.#lookup(callee.name, at.file), undefined);
@@ -234,7 +363,7 @@ export class TypeInference {
             ? undefined
             : (await this.#lookup(ownerPath, at.file)).find((s) => TYPE_KINDS.has(s.declaration.kind));
       if (owner) {
-        const found = await this.member(owner, last, depth + 1);
+        const found = await this.member(owner, last, depth + 1, true);
         // An enum's variant constructs the enum.
         if (found?.member.kind === "field" && owner.declaration.kind === "enum")
           return { type: named(owner.declaration.name), file: owner.path, site: owner };
@@ -251,7 +380,7 @@ export class TypeInference {
     }
     const receiver = await this.#value(of, at, depth + 1);
     const owner = await this.#site(receiver, depth + 1);
-    const found = owner && (await this.member(owner, name, depth + 1));
+    const found = owner && (await this.member(owner, name, depth + 1, true));
     if (found) return this.#returned(found.owner, found.member);
     const unwrap = rules.unwrapping?.[name];
     if (!unwrap || !receiver || receiver.site) return unwrap === "same" ? receiver : undefined;
@@ -274,7 +403,9 @@ export class TypeInference {
   #returned(owner: Site, member: Declaration, path = owner.path): Typed | undefined {
     const lines = this.#text({ path, declaration: member }, MEMBER_LINES);
     const type = lines && this.#rules.returns(lines, member.name);
-    return type === undefined ? undefined : { type: parseType(type, this.#rules.types), file: path, owner };
+    return type === undefined
+      ? undefined
+      : { type: parseType(type, this.#rules.types), file: path, owner, member: member.name };
   }
 
   /** The type declaration a typed value's members are looked up in (wrappers seen through, aliases followed). */
@@ -294,17 +425,22 @@ export class TypeInference {
     return (await this.#site(this.#written(aliased, site.path), depth + 1)) ?? site;
   }
 
-  /** A member of a type, or of its bases (nearest first, a few levels deep), with the type that declares it. */
+  /**
+   * A member of a type, or of its bases (nearest first, a few levels deep), with the type that declares it. A call
+   * (`called`) takes a method over a field of the same name (Rust's `version` field and `version()` builder).
+   */
   async member(
     site: Site,
     name: string,
     depth = 0,
+    called = false,
   ): Promise<{ owner: Site; member: Declaration } | undefined> {
-    const own = site.declaration.members?.find((m) => m.name === name);
+    const named = site.declaration.members?.filter((m) => m.name === name) ?? [];
+    const own = (called && named.find((m) => m.kind === "method" || m.kind === "function")) || named[0];
     if (own) return { owner: site, member: own };
     if (depth > this.#depth - 2) return undefined;
     for (const base of await this.bases(site)) {
-      const found = await this.member(base, name, depth + 1);
+      const found = await this.member(base, name, depth + 1, called);
       if (found) return found;
     }
     return undefined;
@@ -332,6 +468,30 @@ export class TypeInference {
     for (let line = startLine; line <= last; line++) out.push(lines.line(line));
     return new ScopeText(out.join("\n"), this.#rules.expressions.dialect);
   }
+}
+
+/** Kinds of declarations that can be called. */
+const FUNCTION_KINDS: ReadonlySet<Declaration["kind"]> = new Set(["function", "method", "variable", "field"]);
+
+/** A function type's `index`-th parameter's type (an optional function type's too), when written. */
+function functionParameter(fn: Typed, index: number): Typed | undefined {
+  let type = fn.type;
+  if (type.kind === "union") {
+    const real = type.of.filter((t) => t.kind === "function");
+    if (real.length !== 1) return undefined;
+    type = real[0]!;
+  }
+  const param = type.kind === "function" ? type.params?.[index] : undefined;
+  return param && !(param.kind === "other" && param.text === "") ? { ...fn, type: param } : undefined;
+}
+
+/** Whether a type is a literal spelled out (`{ a: string }`), maybe with `undefined` or `null` beside it. */
+function literal(type: TypeExpr, rules: TypingRules): boolean {
+  if (type.kind === "union") {
+    const real = type.of.filter((t) => !(t.kind === "named" && /^(?:undefined|null|None)$/.test(t.name)));
+    return real.length === 1 && literal(real[0]!, rules);
+  }
+  return type.kind === "other" && type.text.startsWith("{") && rules.family === "typescript";
 }
 
 function named(name: string): TypeExpr {

@@ -27,6 +27,11 @@ export interface OutlineType {
   readonly path: string;
   readonly declaration: Declaration;
   readonly lines: TextLines;
+  /**
+   * Its members not visible outside it (`exported` false) are shown too, after the others: the receiver is
+   * `this`/`self`, or the language lets the cursor's file see them (Go's package).
+   */
+  readonly private?: boolean;
 }
 
 /** How to choose and render members. */
@@ -38,8 +43,10 @@ export interface OutlineOptions {
   readonly prefix?: string;
   /** Names used near the cursor: members so named go next. */
   readonly near?: ReadonlySet<string>;
-  /** Members a value's access never offers (constructors). */
-  readonly hidden?: (name: string) => boolean;
+  /** Names used as members anywhere in the current file (`.name`): members so named go after those near. */
+  readonly used?: ReadonlySet<string>;
+  /** Members a value's access never offers (constructors), by name and signature. */
+  readonly hidden?: (name: string, signature: string) => boolean;
 }
 
 /** The outline of one type. */
@@ -73,8 +80,8 @@ interface Candidate {
 /**
  * The outlines of a type and its bases (in `types`, the type first, nearest bases next): each a header, the chosen
  * members' signatures in file order, a closing line. Members are ranked by whether the typed prefix starts them,
- * whether their name is used near the cursor, whether they are visible outside their type, then by type (the
- * type's own before its bases') and line; taken while the text fits `maxChars`. A type none of whose members fit
+ * whether their name is used near the cursor, then anywhere in the file, whether they are visible outside their
+ * type, then by type (the type's own before its bases') and line; taken while the text fits `maxChars`. A type none of whose members fit
  * gives no outline.
  */
 export function memberOutlines(types: readonly OutlineType[], options: OutlineOptions): TypeOutline[] {
@@ -83,14 +90,16 @@ export function memberOutlines(types: readonly OutlineType[], options: OutlineOp
   const candidates: Candidate[] = [];
   types.forEach((t, index) => {
     for (const member of t.declaration.members ?? []) {
-      if (options.hidden?.(member.name)) continue;
-      candidates.push(candidate(t, index, member, syntax));
+      if (!member.exported && !t.private) continue;
+      const found = candidate(t, index, member, syntax);
+      if (!options.hidden?.(member.name, found.text)) candidates.push(found);
     }
   });
   const prefix = options.prefix?.toLowerCase() ?? "";
   const rank = (c: Candidate) => [
     prefix !== "" && c.member.name.toLowerCase().startsWith(prefix) ? 0 : 1,
     options.near?.has(c.member.name) ? 0 : 1,
+    options.used?.has(c.member.name) ? 0 : 1,
     c.member.exported ? 0 : 1,
     c.type,
     c.member.startLine,
@@ -205,8 +214,9 @@ function signature(lines: TextLines, member: Declaration, syntax: OutlineSyntax)
 }
 
 /**
- * Where the body starts in a declaration's text: the first `{` outside parentheses and brackets, or (colon) the
- * first `:` outside them that ends its line. Undefined when there is none.
+ * Where the body starts in a declaration's text: the first `{` outside parentheses and brackets that its line does
+ * not close (a type literal `{ a: string }` or a default `= {}` closes where it opens), or (colon) the first `:`
+ * outside them that ends its line. Undefined when there is none.
  */
 function bodyStart(text: string, syntax: OutlineSyntax): number | undefined {
   const code = maskCode(text, syntax.dialect);
@@ -216,10 +226,23 @@ function bodyStart(text: string, syntax: OutlineSyntax): number | undefined {
     if (c === "(" || c === "[") depth++;
     else if (c === ")" || c === "]") depth = Math.max(0, depth - 1);
     else if (depth > 0) continue;
-    else if (syntax.body === "brace" && c === "{") return i;
-    else if (syntax.body === "colon" && c === ":" && /^[ \t]*(?:\n|$)/.test(code.slice(i + 1))) return i;
+    else if (syntax.body === "brace" && c === "{") {
+      const close = closeOnLine(code, i);
+      if (close === -1) return i;
+      i = close;
+    } else if (syntax.body === "colon" && c === ":" && /^[ \t]*(?:\n|$)/.test(code.slice(i + 1))) return i;
   }
   return undefined;
+}
+
+/** The `}` closing the `{` at `open` on the same line (a balanced literal), or -1. */
+function closeOnLine(code: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < code.length && code[i] !== "\n"; i++) {
+    if (code[i] === "{") depth++;
+    else if (code[i] === "}" && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** Lines `[from, to]` of a file joined with `\n`. */
@@ -227,4 +250,23 @@ function range(lines: TextLines, from: number, to: number): string {
   const out: string[] = [];
   for (let line = from; line <= to; line++) out.push(lines.line(line));
   return out.join("\n");
+}
+
+/**
+ * A type that has no members to list (a union of object types, `type Command = { kind: "run" } | { kind: "x" }`):
+ * its declaration's lines from its name on, as many as `maxChars` allows (at least its first); undefined when not
+ * even its first line fits.
+ */
+export function declarationOutline(t: OutlineType, maxChars: number): TypeOutline | undefined {
+  const { declaration: d, lines } = t;
+  const out: string[] = [];
+  let used = 0;
+  for (let line = d.nameLine; line <= d.endLine; line++) {
+    const text = lines.line(line);
+    if (used + text.length + 1 > maxChars) break;
+    used += text.length + 1;
+    out.push(text);
+  }
+  if (out.length === 0) return undefined;
+  return { path: t.path, startLine: d.startLine, endLine: d.endLine, text: out.join("\n"), members: [] };
 }

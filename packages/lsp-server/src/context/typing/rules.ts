@@ -19,9 +19,33 @@ export interface Binding {
    * `for _, x := range xs`) or the inside of an option (`if let Some(x) = …`).
    */
   readonly inner?: boolean;
+  /**
+   * The name is a parameter of a function written as an argument or a property, without a type: its type is what
+   * the function's context declares (`operate((source, subscriber) => …)`: `operate`'s parameter's).
+   */
+  readonly callback?: Callback;
+  /** The name is bound to this member of the value (a destructuring `const { key: name } = value`). */
+  readonly member?: string;
   /** Where the binding starts in the searched code: a value is read in the code before it. */
   readonly at?: number;
 }
+
+/** Where a function without parameter types is written, and which of its parameters a name is. */
+export type Callback =
+  /** An argument of a call: `callee(…)`'s `argument`-th (0-based). */
+  | {
+      readonly context: "call";
+      readonly callee: string;
+      readonly argument: number;
+      readonly parameter: number;
+    }
+  /** The value of the property `key` of the object literal whose `{` is at `object` in the searched code. */
+  | {
+      readonly context: "property";
+      readonly object: number;
+      readonly key: string;
+      readonly parameter: number;
+    };
 
 /**
  * A language's typing rules. Each function reads code as the language writes it and gives types as written
@@ -46,6 +70,21 @@ export interface TypingRules {
   declared(lines: ScopeText, name: string): Binding | undefined;
   /** A function's or method's declared return type, from its declaration's lines (its doc comment first). */
   returns(lines: ScopeText, name: string): string | undefined;
+  /** A function's or method's parameters' declared types, in order (undefined for one without), or undefined. */
+  parameters?(lines: ScopeText, name: string): Array<string | undefined> | undefined;
+  /**
+   * What gives the type of an object literal whose `{` is at `at` in `scope`: its context's type as written (an
+   * annotated declaration `const x: T = {`, `satisfies T`), or the call it is an argument of.
+   */
+  objectContext?(
+    scope: ScopeText,
+    at: number,
+  ): { readonly type: string } | { readonly callee: string; readonly argument: number } | undefined;
+  /**
+   * Methods of the language's collections whose callback's parameter at this index is an element of the
+   * receiver (`items.map((item) => …)`: 0; `reduce`: 1).
+   */
+  readonly iterations?: Readonly<Record<string, number>>;
   /**
    * A field a class's body assigns or declares besides its members: `this.f = …`, a constructor's parameter
    * property, `self.f: T = …` in a method. `body` is the class's whole text.
@@ -72,8 +111,13 @@ export interface TypingRules {
    * the value's own type (`clone`: `same`), when the receiver's type is not the workspace's.
    */
   readonly unwrapping?: Readonly<Record<string, "inner" | "same">>;
+  /** The member that calling a value of a type calls (Python's `__call__`). */
+  readonly callMember?: string;
   /** Type names that mean the type that declares the member (Rust's `Self`, TypeScript's `this`). */
   readonly selfNames?: readonly string[];
-  /** Members a value's access never offers (constructors, Python's dunder methods). */
-  hidden(name: string): boolean;
+  /**
+   * Members a value's access never offers (constructors, Python's dunder methods), by name and by the signature
+   * the outline would show (a TypeScript constructor that declares parameter properties is shown).
+   */
+  hidden(name: string, signature: string): boolean;
 }

@@ -11,13 +11,16 @@ export class ScopeText {
   constructor(
     readonly text: string,
     readonly dialect: Dialect,
+    code?: string,
   ) {
-    this.code = maskCode(text, dialect);
+    // A template literal's `${…}` is code (`${f.unpricedTokens}`).
+    this.code = code ?? maskCode(text, dialect, { templateExpressions: true });
   }
 
   /** The code before `end`, as a scope of its own (a binding is searched above where it is used). */
   before(end: number): ScopeText {
-    return end >= this.text.length ? this : new ScopeText(this.text.slice(0, end), this.dialect);
+    if (end >= this.text.length) return this;
+    return new ScopeText(this.text.slice(0, end), this.dialect, this.code.slice(0, end));
   }
 
   /** Every match of a pattern (it must have the `g` flag) in the code, last one first: the nearest the end. */
@@ -161,10 +164,15 @@ export function signatureReturn(
     if (!code.startsWith(syntax.marker, i)) return undefined;
     i += syntax.marker.length;
   }
-  const { text } = scope.read(i, syntax.stops, {
+  // A type literal after the marker (`(): { a: string } {`) is the type, not the body.
+  if (syntax.marker !== "") i = scope.skipBlank(i);
+  const from = i;
+  if (syntax.marker !== "" && code[i] === "{") i = scope.closerOf(i) + 1;
+  const rest = scope.read(i, syntax.stops, {
     angles: syntax.typeParameters === "<",
     arrow: syntax.arrow === true,
   });
+  const text = scope.text.slice(from, rest.end).trim();
   const type = text.replace(/\s+where\b[\s\S]*$/, "").trim();
   return type === "" ? undefined : type;
 }

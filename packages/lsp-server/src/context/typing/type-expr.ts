@@ -15,8 +15,15 @@ export type TypeExpr =
   | { readonly kind: "intersection"; readonly of: readonly TypeExpr[] }
   /** `(A, B)` (Go results, Rust), `[A, B]` (TypeScript). */
   | { readonly kind: "tuple"; readonly of: readonly TypeExpr[] }
-  /** `(a: A) => R`, `fn(A) -> R`, `func(A) R`, `Callable[[A], R]`: what calling it gives. */
-  | { readonly kind: "function"; readonly returns: TypeExpr | undefined }
+  /**
+   * `(a: A) => R`, `fn(A) -> R`, `func(A) R`, `Callable[[A], R]`: what calling it gives, and its parameters' types
+   * where they are read (TypeScript's; `other` for one without a type).
+   */
+  | {
+      readonly kind: "function";
+      readonly returns: TypeExpr | undefined;
+      readonly params?: readonly TypeExpr[];
+    }
   /** `Output = X` among Rust's type arguments (`impl Future<Output = X>`). */
   | { readonly kind: "assoc"; readonly name: string; readonly value: TypeExpr }
   /** Anything else: a literal, `keyof X`, `map[K]V`, a mapped type. */
@@ -256,8 +263,9 @@ function parenthesized(t: Tokens, s: TypeSyntax): TypeExpr | undefined {
   const start = t.i;
   t.skipGroup("(");
   if (t.peek === "=>") {
+    const params = parameterTypes(t.list.slice(start, t.i - 1), s);
     t.next();
-    return { kind: "function", returns: union(t, s) };
+    return { kind: "function", returns: union(t, s), params };
   }
   const end = t.i;
   t.i = start;
@@ -271,6 +279,24 @@ function parenthesized(t: Tokens, s: TypeSyntax): TypeExpr | undefined {
   }
   t.i = end;
   return items.length === 1 ? items[0] : { kind: "tuple", of: items };
+}
+
+/** The types of a TypeScript function type's parameters (`a: A, b?: B, ...c: C[]`), from their tokens. */
+function parameterTypes(tokens: readonly string[], s: TypeSyntax): TypeExpr[] {
+  const entries: string[][] = [[]];
+  let depth = 0;
+  for (const token of tokens) {
+    if ("([{<".includes(token)) depth++;
+    else if (")]}>".includes(token)) depth--;
+    if (token === "," && depth === 0) entries.push([]);
+    else entries.at(-1)!.push(token);
+  }
+  return entries
+    .filter((entry) => entry.length > 0)
+    .map((entry) => {
+      const colon = entry.indexOf(":");
+      return colon === -1 ? OTHER("") : parseType(entry.slice(colon + 1).join(" "), s);
+    });
 }
 
 /** After `[`: a TypeScript tuple `[A, B]`, Go's `[]X` and `[N]X`, Rust's `[X]` and `[X; N]`. */

@@ -3,9 +3,9 @@
 import { declarationsOf } from "../declarations/find-declarations.js";
 import { sourceOf } from "../scan/snippet.js";
 import type { Declaration, LanguageSupport, ModuleHost, ParsedModule, ResolveEnv } from "../types.js";
-import type { Receiver } from "./expression.js";
+import type { Receiver, ValueExpr } from "./expression.js";
 import { type Site, TYPE_KINDS, TypeInference, type TypeWorld } from "./infer.js";
-import { memberOutlines, type OutlineType, type TypeOutline } from "./outline.js";
+import { declarationOutline, memberOutlines, type OutlineType, type TypeOutline } from "./outline.js";
 import type { TypingRules } from "./rules.js";
 import { ScopeText } from "./scope-text.js";
 
@@ -29,8 +29,12 @@ export interface OutlineRequest {
   readonly prefix?: string;
   /** Names used near the cursor: members so named rank first after the prefix's. */
   readonly near?: ReadonlySet<string>;
+  /** Names used as members anywhere in the current file: members so named rank next. */
+  readonly used?: ReadonlySet<string>;
   /** A file whose own types get no outline (the prompt holds it): only their bases from other files do. */
   readonly except?: string;
+  /** The receiver is `this`/`self` or one of its fields: members private to their type are shown too. */
+  readonly private?: boolean;
 }
 
 /** Bases outlined at most, over every level. */
@@ -85,8 +89,17 @@ export async function receiverOutlines(
 ): Promise<TypeOutline[]> {
   const inference = new TypeInference(sources.rules, worldOf(sources));
   const scope = new ScopeText(text, sources.rules.expressions.dialect);
-  const site = await inference.typeOf(receiver.receiver, { file, scope });
-  return site ? outlineOf(sources.rules, inference, site, request) : [];
+  const found = await inference.typeOf(receiver.receiver, { file, scope });
+  if (!found) return [];
+  const own = rootOf(receiver.receiver).kind === "self";
+  // The member whose signature spells the value's type out goes first.
+  const near = found.focus === undefined ? request.near : new Set([found.focus, ...(request.near ?? [])]);
+  return outlineOf(sources.rules, inference, found.site, {
+    ...request,
+    ...(near ? { near } : {}),
+    private: own,
+    except: file,
+  });
 }
 
 /**
@@ -112,6 +125,30 @@ export async function outlineAt(
   if (!declaration) return [];
   const inference = new TypeInference(sources.rules, worldOf(sources));
   return outlineOf(sources.rules, inference, { path, declaration }, request);
+}
+
+/** The value a member chain starts from: `this` in `this.a.b`, `x` in `x.f().g`. */
+function rootOf(expr: ValueExpr): ValueExpr {
+  switch (expr.kind) {
+    case "member":
+    case "await":
+    case "try":
+      return rootOf(expr.of);
+    case "call":
+      return rootOf(expr.callee);
+    default:
+      return expr;
+  }
+}
+
+/**
+ * Whether members private to a type declared in `path` are visible where the cursor is: its own (`this`), Rust's
+ * (a trait impl's methods have no `pub`: the outline ranks them last rather than leaving them out), Go's package.
+ */
+function privateVisible(rules: TypingRules, path: string, request: OutlineRequest): boolean {
+  if (request.private || rules.family === "rust") return true;
+  const dir = (p: string) => p.slice(0, p.lastIndexOf("/"));
+  return rules.family === "go" && request.except !== undefined && dir(request.except) === dir(path);
 }
 
 /** The innermost type declaration whose lines hold `line` (its name's line first). */
@@ -149,13 +186,20 @@ async function outlineOf(
   for (const type of chain) {
     const lines = sourceOf(type.declaration);
     if (!lines || type.path === request.except) continue;
-    types.push({ path: type.path, declaration: type.declaration, lines });
+    const visible = privateVisible(rules, type.path, request);
+    types.push({ path: type.path, declaration: type.declaration, lines, private: visible });
+  }
+  // A type with no members to list (a union of object types): its declaration's own lines.
+  if (types.length === 1 && types[0]!.declaration === site.declaration && !site.declaration.members?.length) {
+    const whole = declarationOutline(types[0]!, request.maxChars);
+    return whole ? [whole] : [];
   }
   return memberOutlines(types, {
     syntax: rules.outline,
     maxChars: request.maxChars,
-    hidden: (name) => rules.hidden(name),
+    hidden: (name, signature) => rules.hidden(name, signature),
     ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
     ...(request.near ? { near: request.near } : {}),
+    ...(request.used ? { used: request.used } : {}),
   });
 }

@@ -45,8 +45,9 @@ function binding(scope: ScopeText, name: string): Binding | undefined {
   const assignment = scope
     .matches(new RegExp(`^[ \\t]*${n}[ \\t]*(?=:[^=]|=(?!=))`, "gmu"))
     .find((m) => scope.openerAt(m.index) === -1);
-  const local =
-    assignment && annotated(scope, assignment.index + assignment[0].length, assignment.index, LOCAL);
+  // Where the name starts (its line's indentation kept in the code above it: the class around is read from it).
+  const at = assignment ? assignment.index + assignment[0].length - assignment[0].trimStart().length : 0;
+  const local = assignment && annotated(scope, assignment.index + assignment[0].length, at, LOCAL);
   let parameter: Binding | undefined;
   for (const m of scope.matches(new RegExp(`[(,]\\s*\\*{0,2}${n}\\s*:`, "gu"))) {
     const at = m.index + m[0].lastIndexOf(name);
@@ -179,7 +180,13 @@ function element(type: TypeExpr): TypeExpr | undefined {
 /** Python. */
 export const PYTHON_RULES: TypingRules = {
   family: "python",
-  expressions: { dialect: "python", selfWords: ["self", "cls"], keywords: KEYWORDS, prefixAwait: true },
+  expressions: {
+    dialect: "python",
+    selfWords: ["self", "cls"],
+    keywords: KEYWORDS,
+    prefixAwait: true,
+    alternatives: "python",
+  },
   types: { generics: "[", separators: ["."], quoted: true },
   outline: {
     dialect: "python",
@@ -197,5 +204,6 @@ export const PYTHON_RULES: TypingRules = {
   awaited,
   accessed,
   element,
+  callMember: "__call__",
   hidden: (name) => /^__\w+__$/.test(name),
 };

@@ -1,6 +1,7 @@
 // Rust's typing rules: `let x: T = v`, `X::new(…)` returning `Self`, `?` and `.await`, `if let Some(x)`, `for x
 // in`, `self` in an `impl`, struct fields, references and smart pointers seen through. Pure.
 import { annotated, type DeclarationSyntax, inParameters, nearest, typeAlias } from "../bindings.js";
+import { contextOf, stillOpen } from "../callbacks.js";
 import type { Binding, TypingRules } from "../rules.js";
 import { closeAngle, escapeName, type ScopeText, signatureReturn } from "../scope-text.js";
 import type { TypeExpr } from "../type-expr.js";
@@ -37,10 +38,15 @@ const ITERABLE = new Set([
   "HashSet",
   "BTreeSet",
   "Option",
+  "Result",
   "IntoIter",
   "Iter",
+  "IterMut",
   "LinkedList",
 ]);
+/** Traits whose `Item` is what iterating gives (`impl Iterator<Item = &Arg>`). */
+const ITERATORS =
+  /(?:^|::)(?:Iterator|IntoIterator|DoubleEndedIterator|ExactSizeIterator|ParallelIterator|IndexedParallelIterator)$/;
 
 /** `let x: T = v`, `if let Some(x) = v`, `for x in v`, a parameter. */
 function binding(scope: ScopeText, name: string): Binding | undefined {
@@ -71,14 +77,38 @@ function binding(scope: ScopeText, name: string): Binding | undefined {
     parameter = annotated(scope, at + name.length, at, PARAMETER);
     break;
   }
-  return nearest(declared, option, iterated, parameter);
+  return nearest(declared, option, iterated, parameter, closureParameter(scope, name));
+}
+
+/**
+ * A parameter of a closure written as a call's argument, while the cursor is inside it: `|a| a.`, `|(k, v)|`,
+ * `move |a: &Arg| …` (typed: its annotation).
+ */
+function closureParameter(scope: ScopeText, name: string): Binding | undefined {
+  for (const m of scope.matches(/(?:[(,=]|\bmove)\s*\|([^|]*)\|/g)) {
+    const bar = m.index + m[0].indexOf("|");
+    const entries = m[1]!.split(",");
+    const index = entries.findIndex((e) =>
+      new RegExp(`^\\s*&?\\s*(?:mut\\s+)?${escapeName(name)}\\s*(?::|$)`, "u").test(e),
+    );
+    if (index === -1 || !stillOpen(scope, m.index + m[0].length)) continue;
+    const typed = /:\s*([\s\S]+)$/.exec(entries[index]!);
+    if (typed) return { type: typed[1]!.trim(), at: bar };
+    let start = bar;
+    const move = /\bmove\s*$/.exec(scope.code.slice(Math.max(0, bar - 8), bar));
+    if (move) start -= move[0].length;
+    const context = contextOf(scope, start, index, RUST_RULES.expressions);
+    return context ? { callback: context, at: start } : undefined;
+  }
+  return undefined;
 }
 
 /** The type of the `impl` block open at the end of the scope: `impl<T> Trait for Type<T>` → `Type<T>`. */
 function selfType(scope: ScopeText): string | undefined {
-  for (const m of scope.matches(/\bimpl\b/g)) {
+  // An `impl` block starts its line (`-> impl Iterator<…> {` is a return type).
+  for (const m of scope.matches(/^[ \t]*(?:unsafe[ \t]+)?impl\b/gm)) {
     const { code } = scope;
-    let i = scope.skipBlank(m.index + 4);
+    let i = scope.skipBlank(m.index + m[0].length);
     if (code[i] === "<") i = closeAngle(code, i) + 1;
     const head = scope.read(i, "{;", { angles: true });
     if (code[head.end] !== "{" || scope.closerOf(head.end) < code.length) continue;
@@ -160,6 +190,10 @@ function accessed(type: TypeExpr): TypeExpr | undefined {
 function element(type: TypeExpr): TypeExpr | undefined {
   if (type.kind === "ref") return element(type.of);
   if (type.kind === "array") return type.of;
+  if (type.kind === "named" && ITERATORS.test(type.name)) {
+    const item = type.args.find((a) => a.kind === "assoc" && a.name === "Item");
+    return item?.kind === "assoc" ? item.value : undefined;
+  }
   if (type.kind === "named" && ITERABLE.has(type.name.split("::").at(-1)!)) return wrapped(type);
   return undefined;
 }
@@ -190,6 +224,31 @@ export const RUST_RULES: TypingRules = {
   tried,
   accessed,
   element,
+  iterations: {
+    map: 0,
+    filter: 0,
+    for_each: 0,
+    any: 0,
+    all: 0,
+    find: 0,
+    find_map: 0,
+    filter_map: 0,
+    flat_map: 0,
+    position: 0,
+    take_while: 0,
+    skip_while: 0,
+    inspect: 0,
+    and_then: 0,
+    is_some_and: 0,
+    map_or: 1,
+    map_or_else: 1,
+    fold: 1,
+    max_by_key: 0,
+    min_by_key: 0,
+    sort_by_key: 0,
+    retain: 0,
+    partition: 0,
+  },
   unwrapping: {
     unwrap: "inner",
     expect: "inner",
@@ -203,6 +262,18 @@ export const RUST_RULES: TypingRules = {
     read: "inner",
     write: "inner",
     clone: "same",
+    iter: "same",
+    iter_mut: "same",
+    into_iter: "same",
+    par_iter: "same",
+    into_par_iter: "same",
+    cloned: "same",
+    copied: "same",
+    rev: "same",
+    skip: "same",
+    take: "same",
+    peekable: "same",
+    as_deref: "same",
     to_owned: "same",
     as_ref: "same",
     as_mut: "same",

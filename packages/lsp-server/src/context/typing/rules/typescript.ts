@@ -9,9 +9,11 @@ import {
   nearest,
   typeAlias,
 } from "../bindings.js";
+import type { ExpressionSyntax } from "../expression.js";
 import type { Binding, TypingRules } from "../rules.js";
 import { closeAngle, escapeName, type ScopeText, signatureReturn } from "../scope-text.js";
 import type { TypeExpr } from "../type-expr.js";
+import { callbackParameter, ITERATIONS, objectContext } from "./typescript-callbacks.js";
 
 const KEYWORDS = new Set(
   (
@@ -19,6 +21,18 @@ const KEYWORDS = new Set(
     "function class const let var import export default extends super try catch finally break continue"
   ).split(" "),
 );
+
+/** How TypeScript writes values. */
+const EXPRESSIONS: ExpressionSyntax = {
+  dialect: "js",
+  selfWords: ["this"],
+  keywords: KEYWORDS,
+  prefixAwait: true,
+  optionalChains: true,
+  newKeyword: true,
+  asCasts: true,
+  alternatives: "conditional",
+};
 
 const LOCAL: DeclarationSyntax = {
   marks: "!",
@@ -93,7 +107,49 @@ function binding(scope: ScopeText, name: string): Binding | undefined {
     const type = docType(param[0], "param", name);
     if (type) documented = { type, at: param.index };
   }
-  return nearest(declared, parameter, iterated, documented);
+  return nearest(
+    declared,
+    parameter,
+    iterated,
+    documented,
+    destructured(scope, name),
+    callbackParameter(scope, name, EXPRESSIONS),
+  );
+}
+
+/** `const { key: name } = value`, `({ name }: Props) =>`: the member of the value (or the annotated type). */
+function destructured(scope: ScopeText, name: string): Binding | undefined {
+  for (const m of scope.matches(/(?:\b(?:const|let|var)\s*|[(,]\s*)\{/g)) {
+    const open = m.index + m[0].length - 1;
+    const close = scope.closerOf(open);
+    if (close >= scope.code.length) continue;
+    const key = patternKey(scope.code.slice(open + 1, close), name);
+    if (key === undefined) continue;
+    const local = /^(?:const|let|var)/.test(m[0].trimStart());
+    if (!local && !inParameters(scope, open, AFTER_PARAMETERS)) continue;
+    const found = annotated(scope, close + 1, m.index, local ? LOCAL : PARAMETER);
+    if (found) return { ...found, member: key };
+  }
+  return undefined;
+}
+
+/** The key of the entry of an object pattern (`a`, `b: name`, `name = 1`) that binds `name`. */
+function patternKey(pattern: string, name: string): string | undefined {
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i <= pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "{" || c === "[" || c === "(") depth++;
+    else if (c === "}" || c === "]" || c === ")") depth--;
+    else if (i === pattern.length || (c === "," && depth === 0)) {
+      const m = /^\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*(?::\s*([\p{L}_$][\p{L}\p{N}_$]*)\s*)?(?:=[\s\S]*)?$/u.exec(
+        pattern.slice(from, i),
+      );
+      if (m && (m[2] ?? m[1]) === name) return m[1];
+      from = i + 1;
+    }
+  }
+  return undefined;
 }
 
 /** The class whose body is open at the end of the scope. */
@@ -158,6 +214,41 @@ function returns(lines: ScopeText, name: string): string | undefined {
 
 const SIGNATURE = { marker: ":", typeParameters: "<", stops: "{;" } as const;
 
+/** A function's, method's or arrow function's parameters' declared types (`a: A, b = 1` → [A, undefined]). */
+function parameters(lines: ScopeText, name: string): Array<string | undefined> | undefined {
+  const n = escapeName(name);
+  const m =
+    new RegExp(`(?:^|[^\\p{L}\\p{N}_$.])#?${n}\\s*\\??\\s*(?=[<(])`, "u").exec(lines.code) ??
+    new RegExp(`(?:^|[^\\p{L}\\p{N}_$.])#?${n}\\s*(?::[^=]*)?=\\s*(?:async\\s+)?(?=[<(])`, "u").exec(
+      lines.code,
+    );
+  if (!m) return undefined;
+  const { code } = lines;
+  let i = lines.skipBlank(m.index + m[0].length);
+  if (code[i] === "<") i = lines.skipBlank(closeAngle(code, i) + 1);
+  if (code[i] !== "(") return undefined;
+  const close = lines.closerOf(i);
+  const out: Array<string | undefined> = [];
+  let from = i + 1;
+  while (from < close) {
+    const entry = lines.read(from, ",", { angles: true });
+    const colon =
+      /^(?:(?:public|private|protected|readonly)\s+)*(?:\.\.\.)?[\p{L}_$][\p{L}\p{N}_$]*\s*\??\s*:/u.exec(
+        entry.text,
+      );
+    const type = colon
+      ? entry.text
+          .slice(colon[0].length)
+          .replace(/=[^=>][\s\S]*$/, "")
+          .trim()
+      : undefined;
+    if (entry.text !== "") out.push(type || undefined);
+    from = entry.end + 1;
+    if (entry.end >= close) break;
+  }
+  return out;
+}
+
 /** A constructor's parameter property, `this.f = v` in the class's body (its JSDoc `@type` first). */
 function assigned(body: ScopeText, name: string): Binding | undefined {
   const n = escapeName(name);
@@ -170,7 +261,7 @@ function assigned(body: ScopeText, name: string): Binding | undefined {
     const found = annotated(body, at + name.length, at, PARAMETER);
     if (found) return found;
   }
-  const assignment = new RegExp(`\\bthis\\s*\\.\\s*${n}\\s*=(?![=>])`, "u").exec(body.code);
+  const assignment = new RegExp(`\\bthis\\s*\\.\\s*#?${n}\\s*=(?![=>])`, "u").exec(body.code);
   if (!assignment) return undefined;
   const doc = docType(commentAbove(body, assignment.index), "type");
   if (doc) return { type: doc, at: assignment.index };
@@ -250,21 +341,16 @@ function element(type: TypeExpr): TypeExpr | undefined {
 /** TypeScript and JavaScript. */
 export const TYPESCRIPT_RULES: TypingRules = {
   family: "typescript",
-  expressions: {
-    dialect: "js",
-    selfWords: ["this"],
-    keywords: KEYWORDS,
-    prefixAwait: true,
-    optionalChains: true,
-    newKeyword: true,
-    asCasts: true,
-  },
+  expressions: EXPRESSIONS,
   types: { generics: "<", separators: ["."] },
   outline: { dialect: "js", body: "brace" },
   binding,
   selfType,
   declared,
   returns,
+  parameters,
+  objectContext: (scope, at) => objectContext(scope, at, EXPRESSIONS),
+  iterations: ITERATIONS,
   assigned,
   aliased,
   bases,
@@ -272,5 +358,7 @@ export const TYPESCRIPT_RULES: TypingRules = {
   accessed,
   element,
   selfNames: ["this"],
-  hidden: (name) => name === "constructor",
+  // A constructor is no member of an instance, unless it declares parameter properties (`readonly res: Response`).
+  hidden: (name, signature) =>
+    name === "constructor" && !/[(,]\s*(?:public|protected|readonly)\s/.test(signature),
 };

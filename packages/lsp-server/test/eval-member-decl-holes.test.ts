@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import type { Tag } from "../eval/ctags.js";
 import { isSourceOf, type Language } from "../eval/languages.js";
 import {
-  findMemberHoles,
+  findMemberDeclHoles,
   signatureTypes,
   simpleType,
   typeOfTyperef,
   typeOnLine,
-} from "../eval/member-holes.js";
+} from "../eval/member-decl-holes.js";
 
 describe("a declared type, as written", () => {
   it.each([
@@ -92,7 +92,7 @@ function holesOf(language: Language, files: Record<string, string>, tagLines: st
   const sources = Object.keys(files)
     .filter((f) => isSourceOf(language, f))
     .sort();
-  return findMemberHoles(language, sources, (file) => files[file], tags(tagLines)).map((h) => [
+  return findMemberDeclHoles(language, sources, (file) => files[file], tags(tagLines)).map((h) => [
     h.id,
     h.name,
     h.pattern,
@@ -101,7 +101,7 @@ function holesOf(language: Language, files: Record<string, string>, tagLines: st
   ]);
 }
 
-describe("findMemberHoles", () => {
+describe("findMemberDeclHoles", () => {
   it("Java: a local, a parameter, a field (and `this.` one) of a class of another file; not an imported name", () => {
     const files: Record<string, string> = {
       "a/App.java": [
