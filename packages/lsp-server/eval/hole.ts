@@ -57,6 +57,11 @@ export interface ReceiverType {
   readonly line: number;
   readonly character: number;
   /**
+   * One past the name's last character: a language server answers the same anywhere in the name (tsserver takes
+   * the token touching the position), so a question there is about the receiver too (`this.#f`: asked at `f`).
+   */
+  readonly end: number;
+  /**
    * Where the receiver's type is declared: workspace-relative files and the 0-based lines of the type's name, first
    * the one an editor takes; none when the oracle does not know (answered as a server that finds nothing).
    */

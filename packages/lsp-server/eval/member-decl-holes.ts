@@ -301,6 +301,7 @@ export function findMemberDeclHoles(
         receiverType: {
           line,
           character: start - lineStarts[line]!,
+          end: start - lineStarts[line]! + x.length,
           declarations: [{ file: typeFile, line: index.typeLine.get(type.name)! - 1 }],
         },
       });

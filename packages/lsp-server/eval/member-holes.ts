@@ -99,7 +99,12 @@ export function findMemberHoles(
         return [{ file: relative(declaring.fileName), line }];
       },
     );
-    return { line: at.line, character: at.character, declarations };
+    return {
+      line: at.line,
+      character: at.character,
+      end: at.character + name.getEnd() - start,
+      declarations,
+    };
   }
 }
 

@@ -184,6 +184,7 @@ function receiverTypeOf(
   return {
     line,
     character: use.start - starts[line]!,
+    end: use.start - starts[line]! + use.name.length,
     declarations:
       use.receiver === "self" || typeLine === undefined ? [] : [{ file: typeFile, line: typeLine - 1 }],
   };

@@ -11,7 +11,7 @@ export interface TypeAnswer {
 
 /**
  * The answers to a question about `file` (workspace-relative) at `positions`, while `hole` is being typed: at the
- * hole's receiver (its file, its line, its first character), the first declaration of the receiver's type the
+ * hole's receiver (its file, its line, a character of its name), the first declaration of the receiver's type the
  * oracle knows, as Neovim answers with the first location its language server gives; null elsewhere, and where the
  * oracle knows none (a language server that finds nothing). Pure.
  */
@@ -20,12 +20,27 @@ export function answerTypeDefinitions(
   file: string,
   positions: readonly Position[],
 ): Array<TypeAnswer | null> {
-  return positions.map((position) => {
-    const receiver = hole?.receiverType;
-    if (!receiver || hole.file !== file) return null;
-    if (position.line !== receiver.line || position.character !== receiver.character) return null;
-    return receiver.declarations[0] ?? null;
-  });
+  return positions.map((position) =>
+    hole?.receiverType && atReceiver(hole, file, position)
+      ? (hole.receiverType.declarations[0] ?? null)
+      : null,
+  );
+}
+
+/** Whether a position of `file` is in the name of the hole's receiver. */
+function atReceiver(
+  hole: Pick<Hole, "file" | "receiverType"> | undefined,
+  file: string,
+  position: Position,
+): boolean {
+  const receiver = hole?.receiverType;
+  return (
+    receiver !== undefined &&
+    hole?.file === file &&
+    position.line === receiver.line &&
+    position.character >= receiver.character &&
+    position.character < receiver.end
+  );
 }
 
 /** What the editor was asked while one hole was typed, in positions. */

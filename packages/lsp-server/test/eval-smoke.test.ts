@@ -119,8 +119,8 @@ describe("context eval, on a fixture corpus", () => {
     }
     // Only the editor's server asks, once per hole, at the receiver `v`, and gets `class Vector`'s line.
     expect(sampled.map((h) => h.receiverType)).toEqual([
-      { line: 13, character: 32, declarations: [{ file: "src/geometry.ts", line: 7 }] },
-      { line: 13, character: 37, declarations: [{ file: "src/geometry.ts", line: 7 }] },
+      { line: 13, character: 32, end: 33, declarations: [{ file: "src/geometry.ts", line: 7 }] },
+      { line: 13, character: 37, end: 38, declarations: [{ file: "src/geometry.ts", line: 7 }] },
     ]);
     for (const scenario of ["disk", "tabs"] as const) {
       expect(observations.editor[scenario].map((o) => o.typeQuestions)).toEqual(

@@ -8,12 +8,15 @@ const store = { file: "b/Store.java", line: 1 };
 const base = { file: "b/Base.java", line: 4 };
 const hole = {
   file: "a/App.java",
-  receiverType: { line: 6, character: 4, declarations: [store, base] },
+  receiverType: { line: 6, character: 4, end: 9, declarations: [store, base] },
 } satisfies Pick<Hole, "file" | "receiverType">;
 
 describe("answerTypeDefinitions", () => {
   it.each([
     { case: "the receiver: the first declaration", file: "a/App.java", at: [6, 4], want: store },
+    { case: "inside the receiver's name", file: "a/App.java", at: [6, 8], want: store },
+    { case: "right after the name (the operator)", file: "a/App.java", at: [6, 9], want: null },
+    { case: "before the name", file: "a/App.java", at: [6, 3], want: null },
     { case: "the member's position", file: "a/App.java", at: [6, 10], want: null },
     { case: "another line", file: "a/App.java", at: [5, 4], want: null },
     { case: "another file", file: "a/Other.java", at: [6, 4], want: null },
@@ -51,7 +54,7 @@ describe("ScriptedTypeDefinitions", () => {
       crossPackage: false,
     });
     editor.answer("a/App.java", [{ line: 6, character: 4 }]);
-    editor.answer("a/App.java", [{ line: 6, character: 9 }]);
+    editor.answer("a/App.java", [{ line: 6, character: 10 }]);
     expect(editor.end()).toEqual({ asked: 2, atReceiver: 1, located: 1 });
     // No hole typed: nothing is answered.
     expect(editor.answer("a/App.java", [{ line: 6, character: 4 }])).toEqual([null]);
