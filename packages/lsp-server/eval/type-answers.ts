@@ -77,11 +77,8 @@ export class ScriptedTypeDefinitions {
   /** The editor's answer to a question, counted. */
   answer(file: string, positions: readonly Position[]): Array<TypeAnswer | null> {
     const answers = answerTypeDefinitions(this.#hole, file, positions);
-    const receiver = this.#hole?.receiverType;
     this.#asked += positions.length;
-    this.#atReceiver += positions.filter(
-      (p) => this.#hole?.file === file && p.line === receiver?.line && p.character === receiver.character,
-    ).length;
+    this.#atReceiver += positions.filter((p) => atReceiver(this.#hole, file, p)).length;
     this.#located += answers.filter((a) => a !== null).length;
     return answers;
   }

@@ -55,7 +55,9 @@ describe("ScriptedTypeDefinitions", () => {
     });
     editor.answer("a/App.java", [{ line: 6, character: 4 }]);
     editor.answer("a/App.java", [{ line: 6, character: 10 }]);
-    expect(editor.end()).toEqual({ asked: 2, atReceiver: 1, located: 1 });
+    // Inside the receiver's name counts as at the receiver, as it is answered.
+    editor.answer("a/App.java", [{ line: 6, character: 7 }]);
+    expect(editor.end()).toEqual({ asked: 3, atReceiver: 2, located: 2 });
     // No hole typed: nothing is answered.
     expect(editor.answer("a/App.java", [{ line: 6, character: 4 }])).toEqual([null]);
   });
