@@ -117,6 +117,18 @@ for (const source of [grammars.runtime, ...shipped]) {
   });
   writeFileSync(`${outdir}/grammars/${basename(source.path)}.br`, compressed);
 }
+// The runtime's JavaScript too (web-tree-sitter's CommonJS build, of the package version that gave the runtime's
+// .wasm): runtime.ts evaluates it anew for each runtime it loads, so that a runtime let go when its grammars idled
+// takes its memory with it, which a bundled module, never unloaded, would keep.
+const script = requireHere.resolve(grammars.runtime.package);
+if (basename(script) !== grammars.runtime.script)
+  throw new Error(
+    `${grammars.runtime.package} resolves to ${script}, grammars.json names ${grammars.runtime.script}`,
+  );
+writeFileSync(
+  `${outdir}/grammars/${grammars.runtime.script}.br`,
+  brotliCompressSync(readFileSync(script), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+);
 
 writeFileSync(
   `${outdir}/status.d.ts`,

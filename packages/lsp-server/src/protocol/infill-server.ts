@@ -34,6 +34,7 @@ import type { PartialListener } from "../completion/partial-feed.js";
 import type { Suggestion } from "../completion/type-through.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
+import { configureGrammarIdle } from "../context/syntax/idle-grammars.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
 import { SettingsStore } from "../settings/settings-store.js";
@@ -47,6 +48,7 @@ import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
 import { completionList, inlineItems, type Placement } from "./completion-items.js";
+import { GarbageCollector } from "./garbage-collector.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
 import { partialResultToken } from "./partial-results.js";
 import { placementIn } from "./placement.js";
@@ -71,6 +73,9 @@ export interface InfillServerOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/** A closed buffer at least this long (UTF-16 units) is collected at once (see garbage-collector.ts): 1 Mi. */
+const BIG_BUFFER_CHARS = 1 << 20;
+
 /**
  * The language server: one method per LSP request or notification it handles, named after it. It checks what the
  * client sent, hands the work to its collaborators (documents, settings, the provider session, repository context,
@@ -86,6 +91,7 @@ export class InfillServer {
   readonly #context: ContextLoader;
   readonly #usage: UsageTracker;
   readonly #engine: CompletionEngine;
+  readonly #garbage = new GarbageCollector();
   #capabilities: ClientCapabilities = {};
 
   constructor(options: InfillServerOptions) {
@@ -113,7 +119,13 @@ export class InfillServer {
       onChange: (next) => {
         log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
         this.#provider.settingsChanged();
+        configureGrammarIdle({ idleMs: next.grammarIdleSeconds * 1000 });
       },
+    });
+    // Idle grammars are let go with the tree-sitter runtime's memory, which a collection then returns.
+    configureGrammarIdle({
+      idleMs: this.#settings.current.grammarIdleSeconds * 1000,
+      afterRelease: () => this.#garbage.soon(),
     });
     this.#documents = new Documents((message) => log.warn(message));
     this.#context = new ContextLoader({
@@ -239,10 +251,13 @@ export class InfillServer {
   didClose(params: DidCloseTextDocumentParams): void {
     if (this.#malformed("textDocument/didClose", "document", params)) return;
     const { uri } = params.textDocument;
+    const closing = this.#documents.get(uri);
     this.#engine.forget(uri);
     this.#usage.closing(uri);
-    this.#context.loaded?.didClose(uri, this.#documents.get(uri));
+    this.#context.loaded?.didClose(uri, closing);
     this.#documents.didClose(uri);
+    // A big buffer's text and what was made of it are garbage now, in the old generation: collect it.
+    if (closing && closing.buffer.length >= BIG_BUFFER_CHARS) this.#garbage.soon();
   }
 
   async completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {

@@ -4,7 +4,14 @@ import type { Parsed } from "../scan/parse-result.js";
 import type { Family, LanguageSupport } from "../types.js";
 import { type KnownEdit, OpenTrees } from "./open-trees.js";
 import { outlineFromMatches, type SyntaxRules } from "./outline.js";
-import { type GrammarName, grammarNow, type LoadedGrammar, loadGrammar } from "./runtime.js";
+import {
+  type GrammarName,
+  grammarLoaded,
+  grammarNow,
+  type LoadedGrammar,
+  loadGrammar,
+  onGrammarRelease,
+} from "./runtime.js";
 
 /** A language analysed with a tree-sitter grammar and a tags-style query. */
 export interface SyntaxLanguage {
@@ -36,6 +43,11 @@ export interface SyntaxLanguage {
 
 /** Each tree-sitter family's grammar and open documents' trees, for {@link variantTree}. */
 const variants = new Map<Family, { readonly grammar: GrammarName; readonly trees: OpenTrees }>();
+
+// A grammar let go (idle) takes its trees with it: they are re-parsed from scratch once it is loaded again.
+onGrammarRelease((name) => {
+  for (const entry of variants.values()) if (entry.grammar === name) entry.trees.forgetAll();
+});
 
 /**
  * The syntax tree of an open document's text with a change in it (a suggestion inserted), re-parsed incrementally
@@ -72,6 +84,11 @@ export function documentTree(family: Family, key: string, text: string): Tree | 
   } catch {
     return undefined;
   }
+}
+
+/** How many open documents of a family have their tree kept. */
+export function keptTrees(family: Family): number {
+  return variants.get(family)?.trees.size ?? 0;
 }
 
 const EMPTY: Parsed = { imports: [], outline: { declarations: [], reexports: [] } };
@@ -111,11 +128,11 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     family: language.family,
     extensions: language.extensions,
     ready() {
-      return grammarNow(language.grammar) === undefined
+      return grammarLoaded(language.grammar) === false
         ? loadGrammar(language.grammar).then(() => {})
         : undefined;
     },
-    parserReady: () => grammarNow(language.grammar) !== undefined,
+    parserReady: () => grammarLoaded(language.grammar) !== false,
     parse(text) {
       if (text.length > MAX_PARSE_CHARS) return EMPTY;
       return guarded((grammar) => {
