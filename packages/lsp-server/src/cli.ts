@@ -1,4 +1,4 @@
-import { setFlagsFromString } from "node:v8";
+// The command line: `--version`, `--help`, or the server over stdio. Loaded by bin.ts once V8's flags are set.
 import { SERVER_VERSION, startServer } from "./protocol/connection.js";
 
 const args = process.argv.slice(2);
@@ -21,15 +21,6 @@ if (args.includes("--version") || args.includes("-v")) {
 }
 
 function run(): void {
-  // A language server lives for hours: V8's heap heuristics for a small footprint make the heap grow by less
-  // between full collections and give memory back when idle. The completions of a session promote a little garbage
-  // each to the old generation (a 1 MB young generation, see build.mjs), and with the default heuristics the heap
-  // grew from 20 to 50 MB before a full collection, the resident memory with it, about 4 MB per 1,000 completions;
-  // with these it stays within 16–28 MB (the bench's memory section), for about 0.2 ms more CPU time per
-  // completion. Set here rather than in the shebang so that every way of starting the server gets it
-  // (`node dist/infill-lsp.js`, the Neovim plugin, npm's Windows shims); the flag is read by the heap's controller at
-  // each collection, so setting it before any work is as good as at start.
-  setFlagsFromString("--optimize-for-size");
   // A language server must outlive any single bad request: log and go on rather than take completions down.
   process.on("uncaughtException", (error) => process.stderr.write(`infill-lsp: ${error.stack ?? error}\n`));
   process.on("unhandledRejection", (error) =>
