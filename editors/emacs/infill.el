@@ -29,6 +29,18 @@
 ;; (`lsp-inline-completion-mode', turned on by itself where a server offers
 ;; inline completions).
 ;;
+;; With (:nextEdit (:enabled t)) in `infill-settings', the server also
+;; predicts the edit that follows yours (a rename carried to the other
+;; uses...) and offers it as a code action of kind refactor.rewrite:
+;; `eglot-code-action-rewrite' (bind it to a key) or `eglot-code-actions',
+;; `lsp-execute-code-action' with lsp-mode.  Asked again and again from
+;; where you are, it walks through the edits, nearest first.
+;;
+;; Both answer infill-lsp's `infill/typeDefinitions' (where the type of
+;; the value before a `.' is declared) through the buffer's usual server:
+;; lsp-mode asks the buffer's other workspaces, Eglot asks the server behind
+;; rass (see `infill-type-definitions').
+;;
 ;; `M-x infill-status' shows what the buffer's server counted: requests,
 ;; tokens, the estimated cost, suggestions shown and taken, what is still
 ;; there of what was taken, and what that comes to per dollar, by language
@@ -60,8 +72,9 @@ defaults.  Use :json-false for false.  The settings are listed in the
 infill README: provider (deepseek, sim, ollama, llamacpp, codestral,
 openai-compatible), model, baseUrl, apiKeyEnv, maxTokens, temperature,
 debounceMs, contextTokens, lineMode, enable, languages, timeoutMs,
-logLevel, metrics, context, prices and usage.  With Eglot, an `infill'
-section in `eglot-workspace-configuration' overrides these."
+logLevel, metrics, context, prices, usage and nextEdit.  With Eglot, an
+`infill' section in `eglot-workspace-configuration' overrides these.
+For next edits as code actions: (:nextEdit (:enabled t))."
   :type 'plist)
 
 (defcustom infill-modes
@@ -77,6 +90,26 @@ section in `eglot-workspace-configuration' overrides these."
   "Major modes where infill-lsp runs, with the LSP language id of each."
   :type '(alist :key-type (symbol :tag "Major mode")
                 :value-type (string :tag "LSP language id")))
+
+(defcustom infill-type-definitions t
+  "Whether to answer infill-lsp's `infill/typeDefinitions'.
+infill-lsp asks where the type of the value before a `.' (`->', `::')
+is declared, so that its members reach the prompt.  With lsp-mode the
+question goes to the buffer's other workspaces as
+`textDocument/typeDefinition' (or `textDocument/definition' for one
+without it or that finds no type there); with Eglot, to the server
+behind the multiplexer (see `infill-eglot-contact').  The capability
+is advertised when infill-lsp starts (with lsp-mode: when lsp-mode
+loads infill.el's client), so set this before."
+  :type 'boolean)
+
+(defcustom infill-type-definitions-timeout 3.0
+  "Seconds to wait for the usual server's answer to a type definition.
+What is still unanswered then is answered empty.  infill-lsp itself
+waits much less (its `context.typeDefinitionMs' setting) and keeps a
+later answer for its next request at that place.  With Eglot the wait
+blocks Emacs, but input ends it at once."
+  :type 'number)
 
 ;;;; Eglot
 
@@ -176,14 +209,17 @@ INTERACTIVE and PROJECT are passed to a contact function."
 When `infill-eglot-companion' names a server for the buffer's major
 mode and that server is installed, run both behind
 `infill-eglot-multiplexer' (the usual server first, so requests only one
-server can answer go to it); otherwise run infill-lsp alone.
+server can answer go to it); otherwise run infill-lsp alone.  The
+connection is an `infill-eglot-server', which answers infill-lsp's
+`infill/typeDefinitions' (see `infill-type-definitions').
 INTERACTIVE and PROJECT are as in `eglot-server-programs'."
   (let ((companion (infill--eglot-companion major-mode interactive project)))
     (when (and companion (not (executable-find (car infill-eglot-multiplexer))))
       (user-error "Running infill-lsp next to %s needs %s (pip install rassumfrassum, see \
 `infill-eglot-multiplexer'), or set `infill-eglot-companion' to nil to run infill-lsp alone"
                   (car companion) (car infill-eglot-multiplexer)))
-    `(,@(if companion
+    `(infill-eglot-server
+      ,@(if companion
             `(,@infill-eglot-multiplexer "--" ,@companion "--" ,@infill-command)
           infill-command)
       :initializationOptions infill-initialization-options)))
@@ -214,18 +250,282 @@ together by one entry already there keep sharing a server."
   "Register infill-lsp with lsp-mode as an add-on client, server id `infill'.
 Add-on clients start next to the buffer's usual server.  Done when
 lsp-mode loads."
-  (lsp-register-client
-   (make-lsp-client
-    :new-connection (lsp-stdio-connection (lambda () infill-command))
-    :activation-fn #'infill--lsp-mode-activate-p
-    :add-on? t
-    :priority -2
-    :server-id 'infill
-    :completion-in-comments? t
-    :initialization-options #'infill-initialization-options)))
+  (let ((handlers (make-hash-table :test #'equal)))
+    (puthash "infill/typeDefinitions" #'infill--lsp-mode-type-definitions handlers)
+    (lsp-register-client
+     (make-lsp-client
+      :new-connection (lsp-stdio-connection (lambda () infill-command))
+      :activation-fn #'infill--lsp-mode-activate-p
+      :add-on? t
+      :priority -2
+      :server-id 'infill
+      :completion-in-comments? t
+      :custom-capabilities (and infill-type-definitions
+                                '((experimental . ((infill . ((typeDefinitions . t)))))))
+      :async-request-handlers handlers
+      :initialization-options #'infill-initialization-options))))
 
 (with-eval-after-load 'lsp-mode
   (infill-lsp-mode-register))
+
+;;;; Types from the editor: infill/typeDefinitions
+
+(declare-function eglot--capabilities "eglot" (server))
+(declare-function lsp--uri-to-path "ext:lsp-mode" (uri))
+(declare-function lsp--workspace-client "ext:lsp-mode" (workspace))
+(declare-function lsp--client-server-id "ext:lsp-mode" (client))
+(declare-function lsp--workspace-server-capabilities "ext:lsp-mode" (workspace))
+(declare-function lsp-request-async "ext:lsp-mode" (method params callback &rest args))
+(defvar lsp--buffer-workspaces)
+
+(defun infill--list (value)
+  "VALUE as a list: a vector's elements, a list as is, else nil."
+  (cond ((vectorp value) (append value nil))
+        ((listp value) value)))
+
+(defun infill--object-p (value)
+  "Whether VALUE is a JSON object as a plist or hash table."
+  (or (hash-table-p value) (and (consp value) (keywordp (car value)))))
+
+(defun infill--location (result)
+  "The first location of a definition RESULT, as (URI . RANGE), or nil.
+RESULT is a Location, a list of them or of LocationLinks (the
+target's selection range, its name, is taken), as JSON objects."
+  (let ((item (if (infill--object-p result) result (car (infill--list result)))))
+    (when (infill--object-p item)
+      (let ((uri (or (infill--get item "targetUri") (infill--get item "uri")))
+            (range (or (infill--get item "targetSelectionRange") (infill--get item "targetRange")
+                       (infill--get item "range"))))
+        (and (stringp uri) (infill--object-p range) (cons uri range))))))
+
+(defun infill--column (text character from to)
+  "CHARACTER, a column of line TEXT in encoding FROM, in encoding TO.
+Encodings are LSP's: \"utf-8\", \"utf-16\" or \"utf-32\"."
+  (if (or (equal from to) (not (stringp text)))
+      character
+    (let ((chars 0) (units 0))
+      ;; Walk to CHARACTER in FROM's units, counting code points.
+      (while (and (< chars (length text)) (< units character))
+        (setq units (+ units (infill--width (aref text chars) from))
+              chars (1+ chars)))
+      (cl-loop for i below chars sum (infill--width (aref text i) to)))))
+
+(defun infill--width (char encoding)
+  "How many code units of ENCODING the character CHAR takes."
+  (pcase encoding
+    ("utf-8" (length (encode-coding-string (string char) 'utf-8 t)))
+    ("utf-16" (if (>= char #x10000) 2 1))
+    (_ 1)))
+
+(defun infill--line-text (uri line)
+  "Line LINE (0-based) of the file URI names: its buffer's, else read from disk."
+  (let* ((file (and (string-prefix-p "file://" uri) (url-unhex-string (substring uri 7))))
+         (buffer (and file (find-buffer-visiting file))))
+    (cond (buffer (with-current-buffer buffer
+                    (save-restriction
+                      (widen)
+                      (save-excursion
+                        (goto-char (point-min))
+                        (and (zerop (forward-line line))
+                             (buffer-substring-no-properties (line-beginning-position)
+                                                             (line-end-position)))))))
+          ((and file (file-readable-p file))
+           (with-temp-buffer
+             (insert-file-contents file)
+             (goto-char (point-min))
+             (and (zerop (forward-line line))
+                  (buffer-substring-no-properties (line-beginning-position) (line-end-position))))))))
+
+(defun infill--convert-position (position text from to)
+  "POSITION (a JSON object) with its character from encoding FROM to TO.
+TEXT is its line, or nil to read none (then it is kept as it is)."
+  (let ((line (infill--get position "line")))
+    (list :line line
+          :character (infill--column text (infill--get position "character") from to))))
+
+(defun infill--location-object (location from to)
+  "LOCATION (URI . RANGE) as a Location plist, its range from FROM to TO."
+  (let* ((uri (car location))
+         (range (cdr location))
+         (start (infill--get range "start"))
+         (end (or (infill--get range "end") start))
+         (text (unless (equal from to) (infill--line-text uri (infill--get start "line")))))
+    (list :uri uri
+          :range (list :start (infill--convert-position start text from to)
+                       :end (infill--convert-position
+                             end (if (eql (infill--get end "line") (infill--get start "line")) text
+                                   (unless (equal from to) (infill--line-text uri (infill--get end "line"))))
+                             from to)))))
+
+;;;;; Eglot: through the multiplexer
+
+(defun infill--with-infill-capability (experimental)
+  "EXPERIMENTAL client capabilities (a plist, hash table or nil) with infill's.
+infill's: `infill/typeDefinitions' answered."
+  (let ((ours '(:typeDefinitions t)))
+    (cond ((and (hash-table-p experimental) (> (hash-table-count experimental) 0))
+           (let ((copy (copy-hash-table experimental)))
+             (puthash "infill" ours copy)
+             copy))
+          ((consp experimental) (append experimental (list :infill ours)))
+          (t (list :infill ours)))))
+
+(with-eval-after-load 'eglot
+  ;; Evaluated once Eglot (and with it EIEIO) is loaded: compiled, `defclass' would need EIEIO at compile time.
+  (eval '(defclass infill-eglot-server (eglot-lsp-server) ()
+           :documentation "An Eglot connection to infill-lsp, alone or behind rass.")
+        t)
+
+  (cl-defmethod eglot-client-capabilities ((server infill-eglot-server))
+    "Eglot's capabilities for SERVER, and `infill/typeDefinitions'.
+See `infill-type-definitions'."
+    (let ((capabilities (cl-call-next-method server)))
+      (if infill-type-definitions
+          (plist-put capabilities :experimental
+                     (infill--with-infill-capability (plist-get capabilities :experimental)))
+        capabilities)))
+
+  (cl-defmethod eglot-handle-request ((server infill-eglot-server) (_method (eql infill/typeDefinitions))
+                                      &key textDocument positions &allow-other-keys)
+    "Answer SERVER's `infill/typeDefinitions' at POSITIONS of TEXTDOCUMENT.
+See `infill-eglot-type-definitions'."
+    (infill-eglot-type-definitions server (plist-get textDocument :uri) positions)))
+
+(defun infill-eglot-type-definitions (server uri positions)
+  "One Location (or nil) per position of POSITIONS in URI, asked of SERVER.
+Behind rass, `textDocument/typeDefinition' goes to the servers that
+offer it, the usual one, not infill-lsp; infill-lsp alone offers none,
+and nothing is asked.  A `textDocument/definition' follows where no type
+is found.  Positions go and come in the encoding Eglot negotiated with
+SERVER (rass makes it UTF-16 for every server behind it).  Each question
+waits `infill-type-definitions-timeout' at most, and input ends it."
+  (let ((capabilities (eglot--capabilities server)))
+    (vconcat
+     (mapcar
+      (lambda (position)
+        (let ((found (seq-some
+                      (lambda (method)
+                        (and (infill--get capabilities (concat (substring (symbol-name method) 14) "Provider"))
+                             (infill--eglot-locate server method uri position)))
+                      '(:textDocument/typeDefinition :textDocument/definition))))
+          (and found (list :uri (car found) :range (cdr found)))))
+      (infill--list positions)))))
+
+(defun infill--eglot-locate (server method uri position)
+  "The first location SERVER answers METHOD with at POSITION of URI, or nil."
+  (condition-case nil
+      (infill--location
+       (jsonrpc-request server method `(:textDocument (:uri ,uri) :position ,position)
+                        :timeout infill-type-definitions-timeout
+                        :cancel-on-input t))
+    (error nil)))
+
+;;;;; lsp-mode: the buffer's other workspaces
+
+(defvar lsp--cur-workspace)
+
+(defun infill--lsp-mode-peers (buffer)
+  "The workspaces of BUFFER that are not infill-lsp's."
+  (seq-remove (lambda (workspace)
+                (eq (lsp--client-server-id (lsp--workspace-client workspace)) 'infill))
+              (buffer-local-value 'lsp--buffer-workspaces buffer)))
+
+(defun infill--encoding (workspace)
+  "The position encoding WORKSPACE's server negotiated (default UTF-16)."
+  (or (infill--get (lsp--workspace-server-capabilities workspace) "positionEncoding") "utf-16"))
+
+(defun infill--buffer-line (buffer line)
+  "The text of line LINE (0-based) of BUFFER."
+  (with-current-buffer buffer
+    (save-restriction
+      (widen)
+      (save-excursion
+        (goto-char (point-min))
+        (forward-line line)
+        (buffer-substring-no-properties (line-beginning-position) (line-end-position))))))
+
+(defun infill--lsp-mode-type-definitions (workspace params callback)
+  "Answer infill-lsp's `infill/typeDefinitions' PARAMS through CALLBACK.
+WORKSPACE is infill-lsp's.  Each position goes to every other workspace
+of the buffer at once (see `infill--lsp-mode-locate'); the first
+location found wins.  After `infill-type-definitions-timeout' seconds
+what is unanswered is answered null."
+  (let* ((uri (infill--get params "textDocument" "uri"))
+         (positions (infill--list (infill--get params "positions")))
+         (file (and (stringp uri) (ignore-errors (lsp--uri-to-path uri))))
+         (buffer (and file (find-buffer-visiting file)))
+         (encoding (infill--encoding workspace))
+         (answers (make-vector (length positions) nil))
+         (open (length positions))
+         (done nil)
+         (timer nil))
+    (cl-labels ((finish ()
+                  (unless done
+                    (setq done t)
+                    (when timer (cancel-timer timer))
+                    (funcall callback answers))))
+      (if (or (not buffer) (zerop open))
+          (finish)
+        (setq timer (run-at-time infill-type-definitions-timeout nil #'finish))
+        (let ((peers (infill--lsp-mode-peers buffer)))
+          (seq-do-indexed
+           (lambda (position i)
+             (infill--lsp-mode-locate
+              buffer uri peers position encoding
+              (lambda (location)
+                (unless done
+                  (aset answers i location)
+                  (setq open (1- open))
+                  (when (zerop open) (finish))))))
+           positions))))))
+
+(defun infill--lsp-mode-locate (buffer uri peers position encoding settle)
+  "Ask PEERS, workspaces of BUFFER (visiting URI), where the type at POSITION is.
+POSITION is in ENCODING, infill-lsp's; each peer gets it in its own.
+`textDocument/typeDefinition', or `textDocument/definition' for a peer
+without it or that finds no type there.  SETTLE is called once: with
+the first Location found (a plist, in ENCODING), or with nil when every
+peer answered none."
+  (let ((text (infill--buffer-line buffer (infill--get position "line")))
+        (waiting 1)
+        (settled nil))
+    (cl-labels
+        ((found (location)
+           (unless settled
+             (setq settled t)
+             (funcall settle location)))
+         (answered ()
+           (setq waiting (1- waiting))
+           (when (zerop waiting) (found nil)))
+         (ask (peer method)
+           (let ((theirs (infill--encoding peer))
+                 (capabilities (lsp--workspace-server-capabilities peer)))
+             (setq waiting (1+ waiting))
+             (condition-case nil
+                 (with-current-buffer buffer
+                   (let ((lsp--cur-workspace peer))
+                     (lsp-request-async
+                      method
+                      (list :textDocument (list :uri uri)
+                            :position (infill--convert-position position text encoding theirs))
+                      (lambda (result)
+                        (let ((location (infill--location result)))
+                          (cond (location (found (infill--location-object location theirs encoding)))
+                                ((and (equal method "textDocument/typeDefinition")
+                                      (infill--get capabilities "definitionProvider"))
+                                 (ask peer "textDocument/definition"))))
+                        (answered))
+                      :mode 'detached
+                      :error-handler (lambda (&rest _) (answered))
+                      :cancel-handler (lambda (&rest _) (answered)))))
+               (error (answered))))))
+      (dolist (peer peers)
+        (let ((capabilities (lsp--workspace-server-capabilities peer)))
+          (cond ((infill--get capabilities "typeDefinitionProvider")
+                 (ask peer "textDocument/typeDefinition"))
+                ((infill--get capabilities "definitionProvider")
+                 (ask peer "textDocument/definition")))))
+      (answered))))
 
 ;;;; Usage and cost
 
@@ -342,6 +642,34 @@ taken.  NAMES maps a KEY's value to its words."
                             (infill--format-count (or (infill--number (infill--get f "acceptedChars")) 0)))))
                 groups "; "))))
 
+(defun infill--next-edits-line (figures)
+  "Next edits' FIGURES (`nextEdits' of `infill.status') as one line, or nil.
+Nil until the server asked for any or showed any: their requests, the
+estimated cost, edits taken of those shown, dismissed, and the characters
+applied with the share still there at the longest horizon checked."
+  (let* ((n (lambda (key) (or (infill--number (infill--get figures key)) 0)))
+         (kept (and figures
+                    (car (last (seq-filter
+                                (lambda (r) (> (or (infill--number (infill--get r "checkedChars")) 0) 0))
+                                (infill--get figures "retained")))))))
+    (and figures
+         (or (> (funcall n "requests") 0) (> (funcall n "shown") 0))
+         (concat
+          (format "  next edits: %s request%s, est. %s, taken %s of %s (%s), %s dismissed"
+                  (infill--format-count (funcall n "requests"))
+                  (if (= (funcall n "requests") 1) "" "s")
+                  (infill--format-cost (funcall n "cost"))
+                  (infill--format-count (funcall n "accepted"))
+                  (infill--format-count (funcall n "shown"))
+                  (infill--format-percent (infill--number (infill--get figures "acceptanceRate")))
+                  (infill--format-count (funcall n "dismissed")))
+          (if kept
+              (format "; %s chars applied, %s kept at %s"
+                      (infill--format-count (infill--get kept "checkedChars"))
+                      (infill--format-percent (infill--number (infill--get kept "rate")))
+                      (infill--format-horizon (infill--get kept "seconds")))
+            "")))))
+
 (defun infill-status-lines (status)
   "The usage figures STATUS (what `infill.status' answers) as lines of text."
   (let* ((total (infill--get status "total"))
@@ -379,6 +707,7 @@ taken.  NAMES maps a KEY's value to its words."
                 (infill--split-line "by language" (infill--get status "languages") "language")
                 (infill--split-line "by context" (infill--get status "contexts") "context"
                                     infill--context-arms)
+                (infill--next-edits-line (infill--get status "nextEdits"))
                 (and (> (funcall n "unpricedTokens") 0)
                      (format "  * %s tokens of models without a price are not in the cost"
                              (infill--format-count (funcall n "unpricedTokens"))))
@@ -423,8 +752,9 @@ Requests, prompt tokens and the share served from DeepSeek's prompt
 cache, the estimated cost, suggestions shown and taken, and latencies;
 the characters taken that are still where they went at each retention
 check, what taken and kept come to per dollar and per 1000 generated
-tokens, and the figures by language and by context arm; since the
-server started, in the buffer *infill-status*."
+tokens, the figures by language and by context arm, and next edits'
+requests, cost and edits taken; since the server started, in the buffer
+*infill-status*."
   (interactive)
   (let ((lines (infill-status-lines (infill-status-data))))
     (with-current-buffer (get-buffer-create "*infill-status*")

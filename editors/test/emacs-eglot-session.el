@@ -120,6 +120,20 @@ and COLUMN, run `completion-at-point' there; return the line."
   (completion-at-point)
   (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
 
+(defun infill-test--member-access ()
+  "Type a member access at the end of the current buffer and ask for completions
+there (a request, not `completion-at-point': nothing is taken): infill-lsp asks
+Eglot `infill/typeDefinitions' for the receiver.  Then take it out again."
+  (save-excursion
+    (goto-char (point-max))
+    (let ((start (point)))
+      (insert "\nMath.")
+      (eglot--signal-textDocument/didChange)
+      (jsonrpc-request (eglot-current-server) :textDocument/completion
+                       (append (eglot--TextDocumentPositionParams) '(:context (:triggerKind 1))))
+      (delete-region start (point-max))
+      (eglot--signal-textDocument/didChange))))
+
 (defun infill-test--run ()
   "The session; returns the result plist."
   (let* ((file (infill-test--env "INFILL_TEST_FILE"))
@@ -168,7 +182,8 @@ and COLUMN, run `completion-at-point' there; return the line."
       (let ((completed-line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
             (completed-point (- (point) (line-beginning-position)))
             (context-completed (save-current-buffer
-                                 (infill-test--complete-after-paren context-file context-line context-column))))
+                                 (prog1 (infill-test--complete-after-paren context-file context-line context-column)
+                                   (infill-test--member-access)))))
         ;; Saved before the events are read, so that they show the didSave.
         (save-buffer)
         ;; A take deleted at once, then every take checked at the retention horizon.
@@ -189,6 +204,7 @@ and COLUMN, run `completion-at-point' there; return the line."
                     :majorMode (symbol-name major-mode)
                     :managed (if (eglot-managed-p) t :false)
                     :serverName (or (plist-get (eglot--server-info server) :name) :null)
+                    :serverClass (symbol-name (eieio-object-class server))
                     :capf (if (memq #'eglot-completion-at-point completion-at-point-functions) t :false)
                     :line completed-line
                     :point completed-point

@@ -5,8 +5,9 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askedAt, contextPrompts, fixture, snippetsOf } from "./fixture.js";
-import { readmeConfig } from "./readme.js";
+import { askedAt, contextPrompts, fixture, nextEditRequests, renameSample, snippetsOf } from "./fixture.js";
+import { waitUntil } from "./poll.js";
+import { nextEditConfig, readmeConfig } from "./readme.js";
 import {
   createSandbox,
   EDITORS,
@@ -15,6 +16,7 @@ import {
   requireBuiltServer,
   type Sandbox,
 } from "./sandbox.js";
+import { Tmux } from "./tmux.js";
 
 const run = promisify(execFile);
 
@@ -60,6 +62,8 @@ interface Session {
   majorMode: string;
   managed: boolean;
   serverName: string | null;
+  /** The class of Eglot's connection (infill.el's own, which answers infill/typeDefinitions). */
+  serverClass: string;
   capf: boolean;
   line: string;
   contextLine: string;
@@ -116,6 +120,7 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
   it("runs infill next to the usual server through rass, or alone", () => {
     const infill = ["infill-lsp", "--stdio", ":initializationOptions", "infill-initialization-options"];
     expect(session.contacts.usualAndRass).toEqual([
+      "infill-eglot-server",
       "rass",
       "--",
       "typescript-language-server",
@@ -123,8 +128,16 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       "--",
       ...infill,
     ]);
-    expect(session.contacts.companionGiven).toEqual(["rass", "--", "biome", "lsp-proxy", "--", ...infill]);
-    expect(session.contacts.companionOff).toEqual(infill);
+    expect(session.contacts.companionGiven).toEqual([
+      "infill-eglot-server",
+      "rass",
+      "--",
+      "biome",
+      "lsp-proxy",
+      "--",
+      ...infill,
+    ]);
+    expect(session.contacts.companionOff).toEqual(["infill-eglot-server", ...infill]);
     // Never silently instead of an installed usual server.
     expect(session.contacts.usualWithoutRass).toMatch(/^user-error: .*needs rass/);
   });
@@ -169,6 +182,22 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     );
   });
 
+  it("answers infill/typeDefinitions, offered at initialize: empty, with infill-lsp alone (no other server to ask)", () => {
+    expect(session.serverClass).toBe("infill-eglot-server");
+    const initialize = session.events.split("\n").find((line) => line.includes("--> initialize["));
+    const params = JSON.parse(initialize!.slice(initialize!.indexOf("{"))).params;
+    expect(params.capabilities.experimental).toEqual({ infill: { typeDefinitions: true } });
+    // `Math.` typed: infill-lsp asked where `Math`'s type is declared, and Eglot answered at once, asking nobody
+    // (the server behind it offers no typeDefinition: it is infill-lsp itself).
+    expect(session.events).toMatch(
+      /<-- infill\/typeDefinitions\[\d+\] .*"positions":\[\{"line":\d+,"character":0\}\]/,
+    );
+    expect(session.events).toMatch(
+      /--> infill\/typeDefinitions\[\d+\] \{"jsonrpc":"2.0","id":\d+,"result":\[null\]\}/,
+    );
+    expect(session.events).not.toContain("--> textDocument/typeDefinition");
+  });
+
   it("sends the declaration of a function from a file it never visited", () => {
     const before = `${LABEL.before}(`;
     const prompts = contextPrompts(sim, LABEL_PATH, before);
@@ -197,12 +226,13 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
     ]);
     const [requests, , cached, , cost, shown, taken, rate] = lines[2]!.trim().split(/\s{2,}/);
     // Three completions at point, each taken by Eglot's exit function: beta's line and gamma's whole, the first line
-    // of the block after `inchesToCm(` in part.
+    // of the block after `inchesToCm(` in part; and the completion asked after `Math.` (infill/typeDefinitions),
+    // answered, not taken.
     expect({ requests, shown, taken, rate }).toEqual({
       requests: String(sim.requests.length),
-      shown: "3",
+      shown: "4",
       taken: "3",
-      rate: "100 %",
+      rate: "75 %",
     });
     expect(cached).toMatch(/^\d+ %$/);
     expect(cost).toMatch(/^\$0\.\d{6}$/);
@@ -234,10 +264,10 @@ describe("Emacs 30 with the shipped infill.el, through Eglot", () => {
       ),
     );
     expect(lines[6]).toBe(
-      `  by language: javascript ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+      `  by language: javascript ${requests} requests, 3 of 4 taken, ${2 * beta + partial} chars`,
     );
     expect(lines[7]).toBe(
-      `  by context: with context ${requests} requests, 3 of 3 taken, ${2 * beta + partial} chars`,
+      `  by context: with context ${requests} requests, 3 of 4 taken, ${2 * beta + partial} chars`,
     );
     expect(session.statusElsewhere).toBe(
       "infill-lsp is not running for this buffer (start it with Eglot or lsp-mode)",
@@ -278,6 +308,157 @@ describe("Emacs 30 with the README's Ollama configuration, through Eglot", () =>
     expect(session.line, `the Eglot events were:\n${session.events}`).toBe(`const beta = ${SUGGESTION}`);
     expect(await readFile(file, "utf8")).toContain(`const beta = ${SUGGESTION}\n`);
   });
+});
+
+describe("Emacs 30 in a terminal with next edits on (editors/README.md's settings), through Eglot's code actions", () => {
+  let bin: string;
+  let sim: Sim;
+  let sandbox: Sandbox;
+  let events: string;
+  const sample = renameSample("javascript");
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    bin = await provisionEditors("emacs", "tmux");
+    sim = await startSim();
+    sandbox = await createSandbox("emacs-next-edit", sim.url);
+    await run("git", ["init", "--quiet", sandbox.project], { env: sandbox.env });
+    await writeFile(join(sandbox.project, "average.js"), sample.text);
+    events = join(sandbox.dir, "eglot-events.txt");
+    // The README's settings and key, Eglot for js-mode; the test's pause after an edit is 1 s instead of 300 ms, so
+    // that a loaded machine never makes one between the keys of the rename (each would ask the sim).
+    await writeFile(
+      join(sandbox.dir, "init.el"),
+      `(require 'infill)
+${nextEditConfig("emacs")}
+(setq infill-settings
+      (list :nextEdit (append (plist-get infill-settings :nextEdit) '(:debounceMs 1000))))
+(with-eval-after-load 'eglot (infill-eglot-setup))
+(add-hook 'js-mode-hook #'eglot-ensure)
+(defun infill-test-dump-events ()
+  "Write the Eglot events of the buffer's server to ${events}."
+  (interactive)
+  (with-current-buffer (jsonrpc-events-buffer (eglot-current-server))
+    ;; The events hold the JSON as it went, bytes.
+    (let ((coding-system-for-write 'raw-text))
+      (write-region nil nil ${JSON.stringify(events)}))))
+`,
+    );
+  }, PROVISION_TIMEOUT_MS + 10_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("renames at the declaration, then M-x eglot-code-actions RET and the README's C-c n twice take the nearest next edit each time: the saved file holds the whole rename, from one request, each accept counted", async () => {
+    const emacs = await Tmux.start({
+      bin,
+      socket: "infill-emacs-next-edit",
+      env: sandbox.env,
+      cwd: sandbox.project,
+      command: [
+        join(bin, "emacs"),
+        "-nw",
+        "-Q",
+        "-L",
+        join(EDITORS, "emacs"),
+        "-l",
+        join(sandbox.dir, "init.el"),
+        "average.js",
+      ],
+      // Narrower than split-width-threshold: *infill-status* goes below, its lines whole.
+      width: 150,
+      height: 40,
+    });
+    const mx = async (command: string) => {
+      await emacs.keys("M-x");
+      await emacs.type(command);
+      await emacs.keys("Enter");
+    };
+    try {
+      await emacs.waitFor(
+        "Eglot managing the buffer",
+        (s) => s.includes("let total = 0;") && s.includes("[eglot:project]"),
+        { timeoutMs: 30_000 },
+      );
+      // Before any edit: nothing to offer, and nothing asked for it (Eglot says nothing of how a request came).
+      await emacs.keys("C-n", "C-n");
+      await mx("eglot-code-actions");
+      await emacs.waitFor("no code action before an edit", (s) => s.includes("No code actions here"));
+      expect(nextEditRequests(sim)).toHaveLength(0);
+
+      // The rename, as a user makes it: to the end of the declaration's `total`, kill the word, type `sum`.
+      await emacs.keys("M-<");
+      await emacs.keys("C-s");
+      await emacs.type("total");
+      await emacs.keys("Enter");
+      await emacs.waitFor("after `total` on line 2", (s) => / L2 /.test(s));
+      await emacs.keys("M-BSpace");
+      await emacs.type("sum");
+      await emacs.waitFor("`sum` typed", (s) => s.includes("  let sum = 0;"));
+
+      // eglot-code-actions lists the next edit as the default; RET takes it.
+      await mx("eglot-code-actions");
+      const first = 'Next edit (line 3): replace "total" with "sum"';
+      await emacs.waitFor("the action offered as the default", (s) => s.includes(`(default ${first})`), {
+        timeoutMs: 20_000,
+      });
+      expect(nextEditRequests(sim)).toHaveLength(1);
+      await emacs.keys("Enter");
+      await emacs.waitFor("line 3 renamed", (s) => s.includes("  for (const value of values) sum += value;"));
+      // The README's key, eglot-code-action-rewrite: the only rewrite on offer is applied at once.
+      for (const renamed of ['  console.log("Σ ≈", sum);', "  return sum / values.length;"]) {
+        await emacs.keys("C-c", "n");
+        await emacs.waitFor(`"${renamed}"`, (s) => s.includes(renamed));
+        expect(nextEditRequests(sim)).toHaveLength(1);
+      }
+      await emacs.keys("C-x", "C-s");
+      let saved = "";
+      await waitUntil(
+        "the file to be saved",
+        async () => {
+          // Emacs renames the file to its backup before the first save writes it: for a moment there is none.
+          saved = await readFile(join(sandbox.project, "average.js"), "utf8").catch(() => "");
+          return saved === sample.renamed ? true : undefined;
+        },
+        { describe: async () => `the file is:\n${saved}\nthe screen:\n${await emacs.screen()}` },
+      );
+
+      // The accepts, counted (Eglot ran each action's command after its edit); the request after the last one (an
+      // edit like any other, once the answer is used up) may or may not have come yet.
+      await mx("infill-status");
+      await emacs.waitFor("next edits in *infill-status*", (s) =>
+        /^ {2}next edits: [12] requests?, est\. \$[\d.]+, taken 3 of 3 \(100 %\), 0 dismissed$/m.test(s),
+      );
+      await mx("infill-test-dump-events");
+      await emacs.waitFor("the Eglot events written", (s) => s.includes("eglot-events.txt"));
+      const log = await readFile(events, "utf8");
+      const sent = (method: string) =>
+        log
+          .split("\n")
+          .filter((line) => line.includes(`--> ${method}[`))
+          .map((line) => JSON.parse(line.slice(line.indexOf("{"))).params);
+      // Eglot 1.17 asks only when told to (no indicator as the cursor moves), and without triggerKind.
+      const asked = sent("textDocument/codeAction");
+      expect(asked.map((p) => [p.range.start.line, p.context.triggerKind, p.context.only])).toEqual([
+        [2, undefined, undefined],
+        [1, undefined, undefined],
+        [1, undefined, ["refactor.rewrite"]],
+        [1, undefined, ["refactor.rewrite"]],
+      ]);
+      const accepted = sent("workspace/executeCommand").filter(
+        (p) => p.command === "infill.nextEditAccepted",
+      );
+      expect(new Set(accepted.map((p) => p.arguments?.[0])).size).toBe(3);
+      await waitUntil("the request after the last accept", async () =>
+        nextEditRequests(sim).length >= 2 ? true : undefined,
+      );
+      expect(nextEditRequests(sim)).toHaveLength(2);
+    } finally {
+      await emacs.kill();
+    }
+  }, 120_000);
 });
 
 /** Runs emacs-eglot-session.el in batch Emacs on a fresh copy of the sample; `env` adds to the sandbox's. */

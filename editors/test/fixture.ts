@@ -70,3 +70,27 @@ export function snippetsOf(block: string, path: string): string[] | undefined {
   const at = lines.indexOf(`// ${path}`);
   return at === -1 ? undefined : lines.slice(at + 1);
 }
+
+/**
+ * A function whose local `total` the next-edit tests rename to `sum` at its declaration (line 2, 1-based); the next
+ * edits carry the rename to lines 3, 4 and 5. Line 4 has characters outside ASCII before `total`, so that its
+ * position differs in UTF-8 (Helix), UTF-16 and UTF-32 (Eglot).
+ */
+export function renameSample(language: "typescript" | "javascript"): { text: string; renamed: string } {
+  const text =
+    language === "typescript"
+      ? "export function average(values: number[]): number {\n"
+      : "function average(values) {\n";
+  const body = `  let total = 0;
+  for (const value of values) total += value;
+  console.log("Σ ≈", total);
+  return total / values.length;
+}
+`;
+  return { text: text + body, renamed: text + body.replaceAll("total", "sum") };
+}
+
+/** The next-edit requests the sim got (DeepSeek's Chat Prefix Completion). */
+export function nextEditRequests(sim: Sim): Sim["requests"] {
+  return sim.requests.filter((request) => request.path === "/beta/chat/completions");
+}

@@ -5,9 +5,9 @@ import { pathToFileURL } from "node:url";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askedAt, contextPrompts, fixture, snippetsOf } from "./fixture.js";
+import { askedAt, contextPrompts, fixture, nextEditRequests, renameSample, snippetsOf } from "./fixture.js";
 import { waitUntil } from "./poll.js";
-import { readmeConfig } from "./readme.js";
+import { nextEditConfig, readmeConfig } from "./readme.js";
 import {
   createSandbox,
   EDITORS,
@@ -67,6 +67,34 @@ const TAKEN = 'ute(41, "left");';
 /** Helix's status line: the row that starts with the mode. */
 const statusLine = (screen: string) => screen.split("\n").find((row) => /^ (NOR|INS|SEL) /.test(row)) ?? "";
 const mode = (screen: string) => statusLine(screen).slice(1, 4);
+
+/**
+ * Run `:lsp-workspace-command infill.status` until the message it makes the server send, on the status line,
+ * matches `pattern` (the figures may not be counted yet), and return that line. Helix shows nothing of a command's
+ * result: the server says it as a message.
+ */
+async function statusMessage(
+  hx: Tmux,
+  what: string,
+  pattern: RegExp,
+  context: () => Promise<string>,
+): Promise<string> {
+  const shown = async () => {
+    const found = (await hx.screen()).split("\n").find((row) => row.startsWith("infill: "));
+    return found && pattern.test(found) ? found : undefined;
+  };
+  return waitUntil(
+    what,
+    async () => {
+      await hx.type(":lsp-workspace-command infill.status");
+      await hx.keys("Enter");
+      // The message comes a moment after Enter, and typing `:` again would cover it: look for a while before
+      // asking again.
+      return waitUntil(`${what} (on screen)`, shown, { timeoutMs: 2_000 }).catch(() => undefined);
+    },
+    { describe: context, timeoutMs: 30_000 },
+  );
+}
 
 /** The language servers `hx --health <language>` lists, in order. */
 async function healthServers(hx: string, env: NodeJS.ProcessEnv, language: string): Promise<string[]> {
@@ -142,27 +170,9 @@ describe("Helix 25.07 with the shipped languages.toml", () => {
 
   it("offers the completion from @infill/sim in the menu, once accepted it is in the saved file; :lsp-workspace-command infill.status counts the menu accept (Helix runs no item command) and tells a kept one from a deleted one", async () => {
     await completeAndSave(bin, sandbox, sim, "infill-helix", async (hx, log) => {
-      // `:lsp-workspace-command infill.status` runs the command, and since Helix shows nothing of a command's
-      // result, the server says it as a message, on the status line. Helix 25.07 does not run a completion item's
-      // `command`: the server infers the accept from the edit that put the suggestion's text at its place.
-      const status = async (what: string, pattern: RegExp) => {
-        const shown = async () => {
-          const found = (await hx.screen()).split("\n").find((row) => row.startsWith("infill: "));
-          return found && pattern.test(found) ? found : undefined;
-        };
-        const line = await waitUntil(
-          what,
-          async () => {
-            await hx.type(":lsp-workspace-command infill.status");
-            await hx.keys("Enter");
-            // The message comes a moment after Enter, and typing `:` again would cover it: look for a while
-            // before asking again (the figures may not be counted yet).
-            return waitUntil(`${what} (on screen)`, shown, { timeoutMs: 2_000 }).catch(() => undefined);
-          },
-          { describe: log.tail, timeoutMs: 30_000 },
-        );
-        return line;
-      };
+      // Helix 25.07 does not run a completion item's `command`: the server infers the accept from the edit that put
+      // the suggestion's text at its place.
+      const status = (what: string, pattern: RegExp) => statusMessage(hx, what, pattern, log.tail);
       await status(
         "the menu accept counted",
         /^infill: \d+ requests?, [\d,]+ prompt tokens \(\d+ % cached\), est\. \$0\.\d+, taken 1 of 1 \(100 %\)/,
@@ -265,6 +275,154 @@ describe("Helix 25.07 with the README's Ollama configuration", () => {
   });
 });
 
+describe("Helix 25.07 with next edits on (editors/README.md's setting), through code actions", () => {
+  let bin: string;
+  let sim: Sim;
+  let sandbox: Sandbox;
+  const sample = renameSample("typescript");
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    bin = await provisionEditors("helix", "tmux");
+    sim = await startSim();
+    sandbox = await createSandbox("helix-next-edit", sim.url);
+    await mkdir(join(sandbox.config, "helix"), { recursive: true });
+    await mkdir(join(sandbox.project, ".git"));
+    // The README's setting merged into the shipped table; the test's pause after an edit is 1 s instead of 300 ms,
+    // so that a loaded machine never makes one between the keys of the rename (each would ask the sim).
+    const snippet = nextEditConfig("helix");
+    expect(snippet.startsWith(CONFIG_TABLE)).toBe(true);
+    const setting = snippet
+      .slice(CONFIG_TABLE.length)
+      .replace("enabled = true", "enabled = true, debounceMs = 1000");
+    expect(setting).toContain("debounceMs = 1000");
+    const shipped = await readFile(SHIPPED, "utf8");
+    await writeFile(
+      join(sandbox.config, "helix/languages.toml"),
+      shipped.replace(CONFIG_TABLE, CONFIG_TABLE + setting),
+    );
+    await writeFile(join(sandbox.project, "average.ts"), sample.text);
+  }, PROVISION_TIMEOUT_MS + 10_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await sandbox?.remove();
+  });
+
+  it("renames at the declaration, then space a, Enter takes the nearest next edit, three times without moving: the saved file holds the whole rename, from one request, each accept counted", async () => {
+    const { hx, readLog, logTail } = await openInHelix(
+      bin,
+      sandbox,
+      "infill-helix-next-edit",
+      "average.ts",
+      "let total = 0;",
+      160,
+    );
+    try {
+      await renameInHelix(hx, sim, logTail);
+      const steps: Array<[number, string]> = [
+        [3, "  for (const value of values) sum += value;"],
+        [4, '  console.log("Σ ≈", sum);'],
+        [5, "  return sum / values.length;"],
+      ];
+      for (const [line, renamed] of steps) {
+        const title = `Next edit (line ${line}): replace "total" with "sum"`;
+        await hx.type(" a");
+        // Invoked: the server waits for the pause's request the first time (the model's time), then from memory.
+        await hx.waitFor(`the code action menu with "${title}"`, (s) => s.includes(title), {
+          context: logTail,
+          timeoutMs: 20_000,
+        });
+        // The rest of the rename is the same answer: no request of its own.
+        expect(nextEditRequests(sim)).toHaveLength(1);
+        await hx.keys("Enter");
+        const done = (s: string) => s.includes(renamed) && !s.includes(title) && mode(s) === "NOR";
+        await hx.waitFor(`line ${line} renamed`, done, { context: logTail });
+      }
+      await hx.type(":w");
+      await hx.keys("Enter");
+      await waitForFile(hx, join(sandbox.project, "average.ts"), sample.renamed);
+
+      // Each action's edit applied, then its command run: shown (listed in the menu) and taken, three of three.
+      await statusMessage(
+        hx,
+        "the next edits counted",
+        /next edits: \d+ requests?, est\. \$[\d.]+, taken 3 of 3 \(100 %\)/,
+        logTail,
+      );
+      const sent = sentBy(await readLog());
+      // Helix asks for the primary selection, invoked; the cursor stayed on the declaration's line.
+      const asked = sent("textDocument/codeAction");
+      expect(asked.map((p) => [p.context.triggerKind, p.range.start.line, p.range.end.line])).toEqual([
+        [1, 1, 1],
+        [1, 1, 1],
+        [1, 1, 1],
+      ]);
+      const accepted = sent("workspace/executeCommand").filter(
+        (p) => p.command === "infill.nextEditAccepted",
+      );
+      expect(new Set(accepted.map((p) => p.arguments?.[0])).size).toBe(3);
+      // Once the answer is used up, the last accept is an edit like any other: after its pause the server asks what
+      // comes next (the sim has nothing more).
+      await waitUntil(
+        "the request after the last accept",
+        async () => (nextEditRequests(sim).length >= 2 ? true : undefined),
+        { describe: logTail },
+      );
+      expect(nextEditRequests(sim)).toHaveLength(2);
+    } finally {
+      await hx.kill();
+    }
+  }, 120_000);
+});
+
+/** A row of Helix's completion menu with infill's item after `let sum`: its label, then the kind `text`. */
+const SUM_COMPLETION_ROW = /\ssum\b.*\stext\s*$/m;
+
+/**
+ * Rename `total` at its declaration as a user does: search it (the declaration's is the first), change it, type
+ * `sum`, and pause: Helix's completion menu opens with infill's item (the next edit's request gives way to it), and
+ * Escape closes it.
+ */
+async function renameInHelix(hx: Tmux, sim: Sim, logTail: () => Promise<string>): Promise<void> {
+  await hx.type("/total");
+  await hx.keys("Enter");
+  await hx.waitFor("`total` selected on line 2", (s) => mode(s) === "NOR" && statusLine(s).includes(" 2:"));
+  await hx.type("csum");
+  await hx.waitFor(
+    "`sum` typed, and infill's item in the completion menu",
+    (s) => mode(s) === "INS" && s.includes("  let sum = 0;") && SUM_COMPLETION_ROW.test(s),
+    { context: logTail },
+  );
+  expect(sim.requests.some((r) => r.path === "/beta/completions")).toBe(true);
+  await hx.keys("Escape");
+  await hx.waitFor("normal mode, the menu closed", (s) => mode(s) === "NOR" && !SUM_COMPLETION_ROW.test(s));
+}
+
+/** Wait until `file` holds `expected`. */
+async function waitForFile(hx: Tmux, file: string, expected: string): Promise<void> {
+  let saved = "";
+  await waitUntil(
+    "the file to be written",
+    async () => {
+      // Helix writes through a temporary file and renames it over the original, so for a moment there is none.
+      saved = await readFile(file, "utf8").catch(() => "");
+      return saved === expected ? true : undefined;
+    },
+    { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
+  );
+}
+
+/** The params of the messages Helix sent to infill, by method, from its verbose log. */
+function sentBy(log: string) {
+  const lines = log.split("\n").filter((l) => l.includes("infill -> {"));
+  // biome-ignore lint/suspicious/noExplicitAny: JSON from Helix's log, checked by the assertions
+  return (method: string): any[] =>
+    lines
+      .filter((l) => l.includes(`"method":"${method}"`))
+      .map((l) => JSON.parse(l.slice(l.indexOf("infill -> ") + "infill -> ".length)).params);
+}
+
 /**
  * Type after `const beta = co` in Helix, take infill's item from the menu, accept it and save the file; then
  * `andThen`, with Helix still running.
@@ -326,17 +484,7 @@ async function completeAndSave(
 
     const expected = SAMPLE.text.replace("const beta = co\n", `const beta = ${SUGGESTION}\n`);
     expect(expected).not.toBe(SAMPLE.text);
-    let saved = "";
-    await waitUntil(
-      "the file to be written",
-      async () => {
-        // Helix writes through a temporary file and renames it over the original, so for a moment there is none.
-        saved = await readFile(file, "utf8").catch(() => "");
-        return saved === expected ? true : undefined;
-      },
-      { describe: async () => `the file is:\n${saved}\nthe screen:\n${await hx.screen()}` },
-    );
-    expect(saved).toBe(expected);
+    await waitForFile(hx, file, expected);
     await andThen?.(hx, { read: readLog, tail: logTail });
   } finally {
     await hx.kill();
@@ -354,6 +502,7 @@ async function openInHelix(
   socket: string,
   file: string,
   shown: string,
+  width?: number,
 ): Promise<{ hx: Tmux; readLog: () => Promise<string>; logTail: () => Promise<string> }> {
   const readLog = () => readFile(join(sandbox.cache, "helix/helix.log"), "utf8").catch(() => "");
   const logTail = async () =>
@@ -364,6 +513,7 @@ async function openInHelix(
     env: sandbox.env,
     cwd: sandbox.project,
     command: [join(bin, "hx"), "-v", file],
+    ...(width === undefined ? {} : { width }),
   });
   await hx.waitFor("the file in normal mode", (s) => s.includes(shown) && mode(s) === "NOR", {
     context: logTail,

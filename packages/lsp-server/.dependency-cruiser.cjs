@@ -2,21 +2,31 @@
 //
 //   protocol             the LSP connection and InfillServer: forwards requests to the features
 //   stats                usage, acceptance and cost figures
-//   completion           the request pipeline: pacing, shared streams, memory, the FIM request, post-processing
+//   completion next-edit the features, peers: completion's request pipeline (pacing, shared streams, memory, the FIM
+//                        request, post-processing) and next-edit suggestions (edit history, region, engine)
 //   context              repository context: files, syntax, resolution, the block
 //   documents upstream settings workspace    the open buffers, the provider, the settings, the workspace folders
 //   log                  leveled log lines
 //
 // bin.ts, help.ts and status.ts are the entry points; nothing imports them but cli.ts, which bin.ts loads.
-const LAYERS = ["protocol", "stats", "completion", "context", "documents|upstream|settings|workspace", "log"];
+const LAYERS = [
+  "protocol",
+  "stats",
+  "completion|next-edit",
+  "context",
+  "documents|upstream|settings|workspace",
+  "log",
+];
 
 const dir = (names) => `^src/(${names})/`;
 
 // Inside context/, the folders by concept run one way too, top to bottom. The facade (RepositoryContext and its
 // loader) and the base (the shared types, the language table, a document's lines) are files at context/'s root.
 //
-//   facade        repository-context.ts, context-loader.ts: what the server talks to
+//   facade        repository-context.ts, context-files.ts, context-loader.ts, syntax-layer.ts: what the server
+//                 talks to
 //   block         the block, its cache and chooser, the declaration memo
+//   typing        what type a receiver has (per-language rule tables), and its member outline
 //   similar       similar code of open documents, recent edits
 //   symbols       the workspace symbol index
 //   declarations  what a reference reaches (findDeclarations), the files one call reads, a module's exports
@@ -29,8 +39,9 @@ const dir = (names) => `^src/(${names})/`;
 //   files         the source cache, ignore rules, the file policy
 //   base          types.ts, languages.ts, document-lines.ts
 const CONTEXT = [
-  "(repository-context|context-loader)\\.ts$",
+  "(repository-context|context-files|context-loader|syntax-layer)\\.ts$",
   "block/",
+  "typing/",
   "similar/",
   "symbols/",
   "declarations/",
@@ -90,6 +101,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(bin|cli)\\.ts$" },
       to: { path: "^src/(bin|help|status)\\.ts$" },
+    },
+    {
+      name: "features-apart",
+      comment:
+        "completion and next-edit are peers: neither imports the other (what one must know of the other is passed in by protocol/).",
+      severity: "error",
+      from: { path: "^src/(completion|next-edit)/" },
+      // $1: the importing folder, which may import itself.
+      to: { path: "^src/(completion|next-edit)/", pathNot: "^src/$1/" },
     },
     {
       name: "lower-layers-apart",

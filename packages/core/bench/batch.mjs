@@ -11,12 +11,19 @@
 // 2. A sim limited to 8 requests at once, with latency: FimClient with 8 loops (a client that knew the limit)
 //    against runBatch() finding it, started at its default (8), at 1 and at 64; time ratios and failed requests.
 // 3. Memory: the CLI over 10,000 requests of 4 KB prompts (streamed from a 40 MB file), its peak RSS.
+// 4. Shards: the same records by one `infill batch` and by 4 at once (`--shard K/4`, 4 processes), against a sim
+//    limited to the account's concurrency (64 at once, 20 ms a request): the 4 given a quarter of the limit each,
+//    and the 4 finding it on their own (AIMD from 16); wall time, the CPU time of the processes together (each
+//    shard reads the whole input, twice), 429s, and each id once in the merged outputs (`infill batch merge
+//    --input`). On one machine the 4 share its cores; on 4 machines each has its own.
 //
 // Environment: BENCH_SLICE (requests per run of part 1, default 1000), BENCH_PAIRS (default 12), BENCH_N (requests
-// per CLI run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS (default 3), BENCH_LIMITED_N (requests per run of part 2, default 2000), BENCH_RSS_N (default 10000).
+// per CLI run of part 1, default 5000), BENCH_CONCURRENCY (default 64), BENCH_ROUNDS (default 3), BENCH_LIMITED_N
+// (requests per run of part 2, default 2000), BENCH_RSS_N (default 10000), BENCH_SHARD_N (requests per run of part 4,
+// default 10000), BENCH_PARTS (the parts to run, e.g. `1,4`; default all).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,6 +38,8 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const limitedN = Number(process.env.BENCH_LIMITED_N ?? 2000);
 const rssN = Number(process.env.BENCH_RSS_N ?? 10_000);
+const shardN = Number(process.env.BENCH_SHARD_N ?? 10_000);
+const parts = new Set((process.env.BENCH_PARTS ?? "1,1b,2,3,4").split(","));
 const KEY = "sk-bench-0000";
 const MODEL = "deepseek-v4-flash";
 const PROMPT = "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    ";
@@ -159,7 +168,7 @@ try {
 
   // 1. Throughput at the account's concurrency: alternating slices (A B B A …), each side's total rate and the
   // median of the per-pair ratios; the CPU time each side spends on a request; then the CLI's whole runs.
-  {
+  if (parts.has("1")) {
     const sim = await startSimProcess([]);
     const fixed = { concurrency, maxConcurrency: concurrency };
     // Warm-up: JIT, and the connection pools filled.
@@ -226,7 +235,7 @@ try {
 
   // 1b. The same at the account's concurrency in the shape of a real API: a sim limited to 64 at once, 20 ms a
   // request, where the clients' cost hides behind the latency as it does against DeepSeek.
-  {
+  if (parts.has("1b")) {
     const sim = await startSimProcess(["--concurrency-limit", String(concurrency), "--latency-ms", "20"]);
     const fixed = { concurrency, maxConcurrency: concurrency };
     await rawRun(sim.url, 2 * concurrency, concurrency);
@@ -257,7 +266,7 @@ try {
   }
 
   // 2. A sim limited to 8 at once.
-  {
+  if (parts.has("2")) {
     const sim = await startSimProcess(["--concurrency-limit", "8", "--latency-ms", "20"]);
     await fixedRun(sim.url, 64, 8);
     const fixed = [];
@@ -298,7 +307,7 @@ try {
   }
 
   // 3. Memory over 10,000 requests.
-  {
+  if (parts.has("3")) {
     const sim = await startSimProcess([]);
     const input = join(dir, "rss.jsonl");
     const file = PROMPT.repeat(Math.ceil(4096 / PROMPT.length)).slice(0, 4096);
@@ -312,6 +321,93 @@ try {
         `in ${(ms / 1000).toFixed(1)} s: peak RSS ${(summary.peak_rss_bytes / 1024 / 1024).toFixed(1)} MB (goal < 150 MB)`,
     );
   }
+
+  // 4. Shards: one run against 4 at once, alternating, on a sim with the account's limit.
+  if (parts.has("4")) {
+    const sim = await startSimProcess(["--concurrency-limit", String(concurrency), "--latency-ms", "20"]);
+    const input = join(dir, "shards.jsonl");
+    await writeFile(
+      input,
+      records(shardN, (i) => `# request ${i}\n${PROMPT}`)
+        .map((r) => `${JSON.stringify(r)}\n`)
+        .join(""),
+    );
+    const share = Math.floor(concurrency / 4);
+    const flags = (start, most) => ["--concurrency", String(start), "--max-concurrency", String(most)];
+    /** 4 processes at once, shard K writing shard-K.jsonl; wall time, 429s, and the merge's check. */
+    const shardRun = async (name, start, most) => {
+      const outputs = [0, 1, 2, 3].map((k) => join(dir, `${name}-${k}.jsonl`));
+      const started = performance.now();
+      const runs = await Promise.all(
+        outputs.map((output, k) =>
+          cliRun(sim.url, input, output, ["--shard", `${k}/4`, ...flags(start, most)]),
+        ),
+      );
+      const ms = performance.now() - started;
+      const merged = join(dir, `${name}.merged.jsonl`);
+      await merge([...outputs, "--input", input, "-o", merged]);
+      const ids = await idsOnce(merged, shardN);
+      await Promise.all([...outputs, merged].map((file) => rm(file, { force: true })));
+      const sum = (field) => runs.reduce((total, run) => total + run.summary[field], 0);
+      return { ms, cpuMs: sum("cpu_ms"), rateLimited: sum("rate_limited"), ids };
+    };
+    const single = [];
+    const shared = [];
+    const found = [];
+    await cliRun(sim.url, input, join(dir, "shards-warm.jsonl"), flags(concurrency, concurrency));
+    for (let i = 0; i < rounds; i++) {
+      const output = join(dir, `single-${i}.jsonl`);
+      const one = await cliRun(sim.url, input, output, flags(concurrency, concurrency));
+      single.push({
+        ms: one.ms,
+        cpuMs: one.summary.cpu_ms,
+        rateLimited: one.summary.rate_limited,
+        ids: await idsOnce(output, shardN),
+      });
+      await rm(output, { force: true });
+      shared.push(await shardRun(`shared-${i}`, share, share));
+      found.push(await shardRun(`found-${i}`, share, 128));
+    }
+    await sim.stop();
+    const singleMs = median(single.map((r) => r.ms));
+    const row = (label, runs) => {
+      const ms = median(runs.map((r) => r.ms));
+      const cpu = median(runs.map((r) => r.cpuMs));
+      const limited = median(runs.map((r) => r.rateLimited));
+      const ids = runs.every((r) => r.ids) ? "yes" : "NO";
+      return `${label.padEnd(44)} ${pad((ms / 1000).toFixed(2), 7)} ${pad((ms / singleMs).toFixed(3), 6)} ${pad((cpu / 1000).toFixed(2), 8)} ${pad(limited, 6)}   ${ids}`;
+    };
+    console.log("");
+    console.log(
+      `4. ${shardN} requests by one infill batch and by 4 shards at once (4 processes), a sim limited to ${concurrency} ` +
+        `at once (20 ms a request), median of ${rounds} alternating runs`,
+    );
+    console.log(
+      "side                                         wall (s)  ratio  CPU (s)   429s   each id once",
+    );
+    console.log(row(`one run, concurrency ${concurrency}`, single));
+    console.log(row(`4 shards, ${share} each (--max-concurrency ${share})`, shared));
+    console.log(row(`4 shards finding the limit (from ${share}, max 128)`, found));
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** `infill batch merge ARGS`; throws when it does not exit 0. */
+async function merge(args) {
+  const child = spawn(process.execPath, [cliPath, "batch", "merge", ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let text = "";
+  child.stderr.on("data", (chunk) => {
+    text += chunk;
+  });
+  const [code] = await once(child, "exit");
+  if (code !== 0) throw new Error(`infill batch merge exited ${code}: ${text}`);
+}
+
+/** Whether a results file has `count` lines, each id once. */
+async function idsOnce(path, count) {
+  const lines = (await readFile(path, "utf8")).split("\n").filter((line) => line !== "");
+  return lines.length === count && new Set(lines.map((line) => JSON.parse(line).id)).size === count;
 }

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { AIMD_DEFAULTS } from "./batch/aimd.js";
-import { checkLine, idKey, isFailure } from "./batch/batch-record.js";
+import { checkLine, checkRecord, idKey, isBatchId, isFailure, parseLine } from "./batch/batch-record.js";
 import { type BatchTarget, batchTarget } from "./batch/batch-target.js";
 import {
   CHARS_PER_TOKEN,
@@ -15,6 +15,7 @@ import {
   type ModelEstimate,
 } from "./batch/cost-estimate.js";
 import { readLines } from "./batch/jsonl-lines.js";
+import { LineSet } from "./batch/line-set.js";
 import {
   formatBar,
   formatCount,
@@ -24,8 +25,11 @@ import {
   summarize,
 } from "./batch/progress.js";
 import { ResultWriter } from "./batch/result-writer.js";
-import { type ResumeIndex, recordKey, repairResults, scanResults } from "./batch/resume.js";
+import { inputKey, type ResumeIndex, repairResults, scanResults } from "./batch/resume.js";
 import { runBatch } from "./batch/run-batch.js";
+import { type BatchShard, shardOf } from "./batch/shard.js";
+import { parseShardFlag, SHARD_INDEX_ENV } from "./batch/shard-flag.js";
+import { runMergeCommand } from "./batch-merge-command.js";
 import {
   clientFromFlags,
   fail,
@@ -70,13 +74,23 @@ Options:
   --progress-interval S    seconds between progress lines off a terminal (default 5)
 ${PROVIDER_HELP}  -h, --help               show this help
 
+Shards (one dataset over N processes or machines):
+  --shard K/N              take only shard K of N (K from 0 to N-1): the records whose id hashes to K
+                           (FNV-1a of the id's JSON text, modulo N; a line with no id by "line:LINE"),
+                           the same on every machine. Give each shard its own -o: it resumes on its own.
+                           The limits above are the shard's own: give each its share of the account's,
+                           e.g. --max-concurrency LIMIT/N and --max-cost TOTAL/N
+  --shard auto/N           K from ${SHARD_INDEX_ENV} (set in each pod of a Kubernetes Indexed Job)
+  infill batch merge SHARD.jsonl… [-o ALL.jsonl] [--input IN.jsonl]
+                           join the shards' outputs, checked (see infill batch merge --help)
+
 Environment: DEEPSEEK_API_KEY, CODESTRAL_API_KEY, INFILL_BASE_URL, HTTPS_PROXY, NO_PROXY (see infill --help).
 
 Exit status: 0 when every request has an answer; 1 when some have an error, or the run stopped at
 --max-cost or after 10 requests in a row failed for a reason every request shares (the key, the balance,
-the endpoint, the connection); 2 for usage errors, duplicate ids, or a model without a price under
---max-cost (nothing is sent); 130 after Ctrl-C (requests in flight are aborted, none is written twice;
-run the command again to go on).
+the endpoint, the connection); 2 for usage errors (a bad --shard among them), duplicate ids (in the whole
+input, with --shard too), or a model without a price under --max-cost (nothing is sent); 130 after
+Ctrl-C (requests in flight are aborted, none is written twice; run the command again to go on).
 `;
 
 const OPTIONS = {
@@ -90,6 +104,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   "no-progress": { type: "boolean" },
   "progress-interval": { type: "string" },
+  shard: { type: "string" },
   ...PROVIDER_FLAGS,
   help: { type: "boolean", short: "h" },
 } as const;
@@ -107,6 +122,8 @@ interface InputScan {
   invalidLines: Set<number>;
   /** Ids on more than one line: the key, and its lines. */
   duplicates: Map<string, number[]>;
+  /** With a shard, its lines (the others are not parsed again); undefined without one. */
+  ours: LineSet | undefined;
   estimate: CostEstimate;
 }
 
@@ -115,6 +132,7 @@ interface InputScan {
  * @returns the exit status.
  */
 export async function runBatchCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "merge") return runMergeCommand(argv.slice(1));
   let values: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
   >["values"];
@@ -147,6 +165,7 @@ export async function runBatchCommand(argv: string[]): Promise<number> {
       tokensPerMinute: whole("--tpm", values.tpm),
       maxCost: dollars(values["max-cost"]),
       progressMs: seconds(values["progress-interval"]),
+      shard: shardFlag(values.shard),
     };
     if (settings.maxConcurrency !== undefined && settings.concurrency === undefined) {
       settings.concurrency = Math.min(AIMD_DEFAULTS.initial, settings.maxConcurrency);
@@ -168,7 +187,7 @@ export async function runBatchCommand(argv: string[]): Promise<number> {
     const output = values.output;
     let resume: ResumeIndex | undefined = output === undefined ? undefined : await scanResults(output);
     const retryErrors = values["retry-errors"] ?? false;
-    const scan = await scanInput(input, target, model, resume, retryErrors);
+    const scan = await scanInput(input, target, model, resume, retryErrors, settings.shard);
 
     if (scan.duplicates.size > 0) return fail(2, duplicateMessage(scan.duplicates));
     const models = scan.estimate.models((name) => priceOf(name));
@@ -233,7 +252,8 @@ function sender(client: ProviderClient): FimClient | ProviderClient {
 
 /**
  * The first pass: every line checked (nothing sent), ids counted for duplicates, prompt characters counted for the
- * estimate. OUT's answers are skipped; its errors too, unless they are to be sent again.
+ * estimate. OUT's answers are skipped; its errors too, unless they are to be sent again. With a shard, only its
+ * records are checked and counted, but duplicates are looked for in every record: one run would refuse them.
  */
 async function scanInput(
   path: string,
@@ -241,28 +261,37 @@ async function scanInput(
   model: string | undefined,
   resume: ResumeIndex | undefined,
   retryErrors: boolean,
+  shard: BatchShard | undefined,
 ): Promise<InputScan> {
   const scan: InputScan = {
     toSend: 0,
     skipped: 0,
     invalidLines: new Set(),
     duplicates: new Map(),
+    ours: shard === undefined ? undefined : new LineSet(),
     estimate: new CostEstimate(),
   };
   const firstLine = new Map<string, number>();
   for await (const line of readLines(createReadStream(path))) {
     if (line.text.trim() === "") continue;
-    const checked = checkLine(line.text, line.number, target, model);
-    if (checked.id !== null) {
-      const key = idKey(checked.id);
+    const parsed = parseLine(line.text, line.number);
+    const record = isFailure(parsed) ? undefined : parsed.record;
+    const id = (record as { id?: unknown } | null | undefined)?.id;
+    if (isBatchId(id) && !Array.isArray(record)) {
+      const key = idKey(id);
       const first = firstLine.get(key);
       if (first === undefined) firstLine.set(key, line.number);
       else scan.duplicates.set(key, [...(scan.duplicates.get(key) ?? [first]), line.number]);
     }
-    const key = checked.id === null ? recordKey({ id: null, line: line.number }) : idKey(checked.id);
-    if (key !== undefined && isDone(key, resume, retryErrors)) {
+    const key = inputKey(record, line.number);
+    if (!isOurs(key, shard)) continue;
+    scan.ours?.add(line.number);
+    if (isDone(key, resume, retryErrors)) {
       scan.skipped += 1;
-    } else if (isFailure(checked)) {
+      continue;
+    }
+    const checked = isFailure(parsed) ? parsed : checkRecord(record, line.number, target, model);
+    if (isFailure(checked)) {
       scan.invalidLines.add(line.number);
     } else {
       scan.toSend += 1;
@@ -270,6 +299,11 @@ async function scanInput(
     }
   }
   return scan;
+}
+
+/** Whether a record of the input, known by `key` (see inputKey), is this run's: every one without a shard. */
+function isOurs(key: string, shard: BatchShard | undefined): boolean {
+  return shard === undefined || shardOf(key, shard.count) === shard.index;
 }
 
 /** Whether OUT already has the result of an input record (an error counts unless errors are sent again). */
@@ -292,6 +326,7 @@ interface Execution {
     tokensPerMinute: number | undefined;
     maxCost: number | undefined;
     progressMs: number | undefined;
+    shard: BatchShard | undefined;
   };
   writer: ResultWriter;
   values: { output?: string | undefined; json?: boolean | undefined; "no-progress"?: boolean | undefined };
@@ -304,6 +339,7 @@ async function execute(job: Execution): Promise<number> {
   async function* requests(): AsyncGenerator<unknown, void, undefined> {
     for await (const line of readLines(createReadStream(job.input))) {
       if (line.text.trim() === "") continue;
+      if (scan.ours !== undefined && !scan.ours.has(line.number)) continue;
       if (scan.invalidLines.has(line.number)) {
         const failure = checkLine(line.text, line.number, job.target, job.model);
         if (isFailure(failure)) {
@@ -312,16 +348,16 @@ async function execute(job: Execution): Promise<number> {
         }
         continue;
       }
-      // The first pass checked every line: one that is not a request and not among invalidLines has its error
-      // record in OUT already.
-      let record: { id?: unknown };
+      // The first pass checked every line of this run's: one that is not a request and not among invalidLines has
+      // its error record in OUT already.
+      let record: unknown;
       try {
         record = JSON.parse(line.text);
       } catch {
         continue;
       }
-      const key = recordKey(record);
-      if (key === undefined || isDone(key, job.resume, job.retryErrors)) continue;
+      const key = inputKey(record, line.number);
+      if (isDone(key, job.resume, job.retryErrors)) continue;
       yield record;
     }
   }
@@ -376,6 +412,7 @@ async function execute(job: Execution): Promise<number> {
     highestConcurrency: highest,
     interrupted,
     lastError,
+    shard: settings.shard,
   });
   if (values.json)
     (values.output === undefined ? process.stderr : process.stdout).write(`${JSON.stringify(summary)}\n`);
@@ -457,6 +494,15 @@ function duplicateMessage(duplicates: Map<string, number[]>): string {
   const shown = [...duplicates].slice(0, 5).map(([key, lines]) => `${key} on lines ${lines.join(", ")}`);
   const more = duplicates.size > 5 ? ` and ${duplicates.size - 5} more` : "";
   return `duplicate ids, nothing sent: ${shown.join("; ")}${more}`;
+}
+
+function shardFlag(text: string | undefined): BatchShard | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseShardFlag(text, process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function whole(flag: string, text: string | undefined): number | undefined {

@@ -17,8 +17,8 @@ import { runUsageCommand } from "./usage-command.js";
 import { VERSION } from "./version.js";
 
 const HELP = `Usage: infill complete (--prompt TEXT [--suffix TEXT] | --file FILE --line N --character N) [options]
-       infill batch [IN.jsonl] [-o OUT.jsonl] [options]                         (see infill batch --help)
-       infill usage [--by language|model|context] [--month YYYY-MM] [--json]   (see infill usage --help)
+       infill batch [IN.jsonl] [-o OUT.jsonl] [options]                              (see infill batch --help)
+       infill usage [--by language|model|context|kind] [--month YYYY-MM] [--json]   (see infill usage --help)
 
 Asks a FIM provider (by default DeepSeek's FIM Completion API) for the text between a prompt and a
 suffix, and prints it.

@@ -30,6 +30,16 @@ export interface FimClientOptions extends ClientOptions {
 }
 
 /**
+ * Sends a body serializeRequest() made, as complete() would: for runBatch, which serialises each request once, as
+ * it reads the record. Not part of the package's surface (index.ts does not export it).
+ */
+export let completeBody: (
+  client: FimClient,
+  body: string,
+  options: RequestOptions | undefined,
+) => Promise<CompletionResponse>;
+
+/**
  * Typed client for DeepSeek's FIM Completion (Beta) API, `POST {baseURL}/completions`.
  *
  * ```ts
@@ -128,6 +138,10 @@ export class FimClient {
 
   readonly #readWhole = (text: string, status: number): CompletionResponse =>
     parseCompletionBody(text, status, this.#transport.secret, DEEPSEEK);
+
+  static {
+    completeBody = (client, body, options) => client.#transport.call(body, options, client.#readWhole);
+  }
 }
 
 /** DeepSeek, as the source of FimClient's API errors. */

@@ -1,11 +1,22 @@
 export { DEFAULT_BASE_URL, normalizeBaseURL } from "./base-url.js";
 export type { LimitChange } from "./batch/aimd.js";
+export type { BatchOptions } from "./batch/batch-options.js";
 export type { BatchAnswer, BatchFailure, BatchId, BatchRequest, BatchResult } from "./batch/batch-record.js";
 export type { BatchProgress } from "./batch/batch-tally.js";
 export type { BatchPause } from "./batch/rate-limit-decision.js";
-export { type BatchEvents, type BatchOptions, BatchRun, runBatch } from "./batch/run-batch.js";
+export { type BatchEvents, BatchRun, runBatch } from "./batch/run-batch.js";
 export { FimClient, type FimClientOptions, type RequestOptions } from "./client.js";
 export { type ContextEffect, contextEffect, formatContextEffect } from "./context-effect.js";
+export {
+  EDIT_MAX_TOKENS,
+  type EditMessage,
+  EditMessageSchema,
+  type EditRequest,
+  EditRequestSchema,
+  type EditShape,
+} from "./edit/edit-request.js";
+export type { EditChunk, EditCompletion } from "./edit/edit-wire.js";
+export { EditClient } from "./edit-client.js";
 export {
   AbortError,
   ApiError,

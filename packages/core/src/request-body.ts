@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { ValidationError } from "./errors.js";
+import { fastRequestBody } from "./request-fast-path.js";
 import { type CompletionRequest, CompletionRequestSchema } from "./schemas.js";
 
 const PARSE_PARAMS = { reportInput: true } as const;
@@ -28,6 +29,9 @@ export function serializeRequest(request: CompletionRequest, streaming: boolean)
   } else if (request.stream === true) {
     throw new ValidationError("stream", "stream must not be true in client.complete(); use client.stream()");
   }
+  // The schema decides what the hand-written check is not sure of, and words every error.
+  const fast = fastRequestBody(request);
+  if (fast !== undefined) return fast;
   const result = CompletionRequestSchema.safeParse(request, PARSE_PARAMS);
   if (!result.success) throw toValidationError(result.error.issues, "DeepSeek's FIM request");
   return JSON.stringify(result.data);

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { apiErrorFromResponse, type ErrorSource, ResponseValidationError, redact, snip } from "./errors.js";
+import { fastCompletionBody } from "./response-fast-path.js";
 import {
   type CompletionChunk,
   CompletionChunkSchema,
@@ -23,7 +24,10 @@ export function parseCompletionBody(
   source?: ErrorSource,
 ): CompletionResponse {
   const json = parseJson(text, "response body", secret);
-  return checkBody(CompletionResponseSchema, json, text, status, secret, "response body", source);
+  return (
+    fastCompletionBody(json) ??
+    checkBody(CompletionResponseSchema, json, text, status, secret, "response body", source)
+  );
 }
 
 /** Parses one `data:` payload of a stream; throws like parseCompletionBody. */

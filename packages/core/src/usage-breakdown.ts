@@ -1,4 +1,4 @@
-// `infill usage --by language|model|context`: a month split by one dimension, with what was taken and what is still
+// `infill usage --by language|model|context|kind`: a month split by one dimension, with what was taken and what is still
 // there at each retention horizon, per dollar and per generated token, and a line per group of its days.
 import { type ContextEffect, contextEffect, formatContextEffect } from "./context-effect.js";
 import { sparkline } from "./sparkline.js";
@@ -9,12 +9,12 @@ import { emptyTotals } from "./usage-totals.js";
 import { formatHorizon } from "./usage-yield.js";
 
 /** What `--by` splits by. */
-export const USAGE_DIMENSIONS = ["language", "model", "context"] as const;
+export const USAGE_DIMENSIONS = ["language", "model", "context", "kind"] as const;
 export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
 
 /** One group of a breakdown. */
 export interface UsageGroup {
-  /** How the report names it: a language id, a model (and its provider), or a context arm. */
+  /** How the report names it: a language id, a model (and its provider), a context arm or a kind. */
   label: string;
   figures: UsageFigures;
   days: DailyFigures;
@@ -28,6 +28,13 @@ const ARM_LABELS: Record<string, string> = {
   unknown: "unknown (older lines)",
 };
 
+/** The words of the kinds in reports. */
+const KIND_LABELS: Record<string, string> = {
+  completion: "completion",
+  "next-edit": "next edit",
+  unknown: "unknown",
+};
+
 /** The groups of `summary` by `by`. */
 export function usageGroups(summary: UsageSummary, by: UsageDimension): UsageGroup[] {
   if (by === "model") {
@@ -39,6 +46,13 @@ export function usageGroups(summary: UsageSummary, by: UsageDimension): UsageGro
   }
   if (by === "language") {
     return summary.languages.map(({ language, figures, days }) => ({ label: language, figures, days }));
+  }
+  if (by === "kind") {
+    return summary.kinds.map(({ kind, figures, days }) => ({
+      label: KIND_LABELS[kind] ?? kind,
+      figures,
+      days,
+    }));
   }
   return summary.contexts.map(({ context, figures, days }) => ({
     label: ARM_LABELS[context] ?? context,

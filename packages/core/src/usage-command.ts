@@ -10,23 +10,24 @@ import { localDay, usageDirectory, usageFile } from "./usage-log.js";
 import { formatUsageSummary, readUsageLog, summarizeUsage } from "./usage-report.js";
 
 /** `infill usage --help`. */
-export const USAGE_HELP = `Usage: infill usage [--by language|model|context] [--month YYYY-MM] [--json]
+export const USAGE_HELP = `Usage: infill usage [--by language|model|context|kind] [--month YYYY-MM] [--json]
 
 Prints what infill's language servers counted on this machine: today, the month and each model, with requests,
 tokens, the share of prompt tokens served from DeepSeek's cache, the estimated cost and the share of suggestions
 taken. Read from $XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl (default ~/.local/state/infill/usage); nothing leaves
 the machine.
 
-With --by, the month split by language, model or context: the characters taken and those still there at each
-retention check (30 s, 2, 5 and 10 min by default), per dollar and per 1000 generated tokens, and the characters
-taken on each day as a chart. --by context also compares the requests sent with repository context to those the
-context.holdout setting sent without it, with the sample sizes and 95 % intervals.
+With --by, the month split by language, model, context or kind: the characters taken and those still there at
+each retention check (30 s, 2, 5 and 10 min by default), per dollar and per 1000 generated tokens, and the
+characters taken on each day as a chart. --by context also compares the requests sent with repository context to
+those the context.holdout setting sent without it, with the sample sizes and 95 % intervals. --by kind splits
+completions at the cursor from next edits (lines written before next edits existed count as completions).
 
 Options:
-  --by language|model|context   split the month by this
-  --month YYYY-MM               the month to show (default: this month)
-  --json                        print the figures as JSON
-  -h, --help                    show this help
+  --by language|model|context|kind   split the month by this
+  --month YYYY-MM                    the month to show (default: this month)
+  --json                             print the figures as JSON
+  -h, --help                         show this help
 `;
 
 /** What the command prints and its exit status. */

@@ -1,5 +1,6 @@
-// What usage is split by, besides the provider and model: the language of the document and whether the request
-// carried repository context. Both go to the usage log, so both are names from a short list, never a path.
+// What usage is split by, besides the provider and model: the language of the document, whether the request
+// carried repository context, and what kind of suggestion it asked for. They go to the usage log, so they are names
+// from a short list, never a path.
 
 /**
  * Whether an upstream request carried the repository context block: `on` (context enabled and sent, even when it
@@ -30,4 +31,21 @@ export function usageLanguage(languageId: string): string {
 /** Whether a value read from the log is one of the {@link ContextArm}s. */
 export function isContextArm(value: string): value is ContextArm {
   return (CONTEXT_ARMS as readonly string[]).includes(value);
+}
+
+/**
+ * What kind of suggestion a count is of: `completion` (text at the cursor) or `next-edit` (an edit near it, the
+ * change the user is likely to make next).
+ */
+export type UsageKind = "completion" | "next-edit";
+
+/** The kinds, in the order reports list them. */
+export const USAGE_KINDS: readonly UsageKind[] = ["completion", "next-edit"];
+
+/** The kind of the lines written before kinds were recorded: completions, the only kind there was. */
+export const DEFAULT_USAGE_KIND: UsageKind = "completion";
+
+/** Whether a value read from the log is one of the {@link UsageKind}s. */
+export function isUsageKind(value: string): value is UsageKind {
+  return (USAGE_KINDS as readonly string[]).includes(value);
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+import { DEFAULT_USAGE_KIND } from "./usage-dimensions.js";
 import { horizonsOf, RETENTION_FIELDS, USAGE_FIELDS, type UsageTotals } from "./usage-totals.js";
 
 // The usage log: one file per month, `YYYY-MM.jsonl`, one JSON object per line. Each line adds the figures of one
@@ -10,16 +11,17 @@ import { horizonsOf, RETENTION_FIELDS, USAGE_FIELDS, type UsageTotals } from "./
 // atomic; a torn line is then skipped like one cut by a crash.) A line cut short by a crash or a full disk is not
 // valid JSON and is skipped by the reader; the next append starts on a line of its own.
 //
-// Lines hold counts only: no code, no file names. A line also names the language (an LSP language id) and whether
-// the requests carried repository context; lines written before those existed are read as `unknown`. Fields are only
-// added within a version, so an older reader still sums a newer line's figures.
+// Lines hold counts only: no code, no file names. A line also names the language (an LSP language id), whether
+// the requests carried repository context, and their kind (completion or next edit); lines written before the
+// language and context existed are read as `unknown`, and before the kind as `completion`. Fields are only added
+// within a version, so an older reader still sums a newer line's figures.
 
 /** The version of the log line format written by this package. */
 export const USAGE_LOG_VERSION = 1;
 
 /**
- * One line of the usage log: a day's figures for one model, language and context arm, as one server counted them
- * since its last line.
+ * One line of the usage log: a day's figures for one model, language, context arm and kind, as one server counted
+ * them since its last line.
  */
 export interface UsageRecord extends UsageTotals {
   /** Local calendar day, `YYYY-MM-DD`. */
@@ -32,6 +34,12 @@ export interface UsageRecord extends UsageTotals {
   language: string;
   /** Whether the requests carried repository context (a `ContextArm`); `unknown` in older lines. */
   context: string;
+  /**
+   * What the requests asked for (a `UsageKind`): `completion` or `next-edit`. Optional when writing: absent is
+   * written as `completion`. The reader always sets it: `completion` for lines written before it was recorded,
+   * `unknown` for a value that is not a kind.
+   */
+  kind?: string | undefined;
 }
 
 /**
@@ -73,6 +81,7 @@ export function formatUsageRecord(record: UsageRecord): string {
     model: record.model,
     language: record.language,
     context: record.context,
+    kind: record.kind ?? DEFAULT_USAGE_KIND,
   };
   for (const field of USAGE_FIELDS) {
     line[field] = field === "cost" ? Math.round(record.cost * 1e10) / 1e10 : record[field];

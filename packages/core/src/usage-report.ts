@@ -1,7 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { formatCount, textTable } from "./text-table.js";
-import { CONTEXT_ARMS, isContextArm, UNKNOWN_DIMENSION, usageLanguage } from "./usage-dimensions.js";
+import {
+  CONTEXT_ARMS,
+  DEFAULT_USAGE_KIND,
+  isContextArm,
+  isUsageKind,
+  UNKNOWN_DIMENSION,
+  USAGE_KINDS,
+  usageLanguage,
+} from "./usage-dimensions.js";
 import { formatCost, formatPercent } from "./usage-format.js";
 import { USAGE_LOG_VERSION, type UsageRecord } from "./usage-log.js";
 import {
@@ -20,7 +28,8 @@ const figure = () => z.number().default(0);
 
 // Lenient like the response schemas: unknown fields are ignored (a newer server may add some), a figure that is
 // missing counts 0 (lines written before a figure existed), a dimension that is missing or not one of ours is
-// `unknown`, and a line that is not an object of this version with numbers where numbers go is skipped.
+// `unknown` (but a missing kind is `completion`: the only kind before next edits), and a line that is not an object
+// of this version with numbers where numbers go is skipped.
 const UsageRecordSchema = z.object({
   v: z.literal(USAGE_LOG_VERSION),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
@@ -31,6 +40,10 @@ const UsageRecordSchema = z.object({
     .string()
     .default(UNKNOWN_DIMENSION)
     .transform((arm) => (isContextArm(arm) ? arm : UNKNOWN_DIMENSION)),
+  kind: z
+    .string()
+    .default(DEFAULT_USAGE_KIND)
+    .transform((kind) => (isUsageKind(kind) ? kind : UNKNOWN_DIMENSION)),
   ...(Object.fromEntries(USAGE_FIELDS.map((field) => [field, figure()])) as Record<
     (typeof USAGE_FIELDS)[number],
     z.ZodDefault<z.ZodNumber>
@@ -113,6 +126,8 @@ export interface UsageSummary {
   languages: Array<{ language: string; figures: UsageFigures; days: DailyFigures }>;
   /** Per context arm (`on`, `holdout`, `off`, then `unknown` for older lines), with their days. */
   contexts: Array<{ context: string; figures: UsageFigures; days: DailyFigures }>;
+  /** Per kind (`completion`, `next-edit`, then `unknown` for a value that is not a kind), with their days. */
+  kinds: Array<{ kind: string; figures: UsageFigures; days: DailyFigures }>;
   /** Per day, in order. */
   days: DailyFigures;
 }
@@ -153,6 +168,7 @@ export function summarizeUsage(records: readonly UsageRecord[], month: string, t
   const byModel = new Map<string, { provider: string; model: string; group: Group }>();
   const byLanguage = new Map<string, Group>();
   const byContext = new Map<string, Group>();
+  const byKind = new Map<string, Group>();
   for (const record of records) {
     if (!record.day.startsWith(`${month}-`)) continue;
     total.add(record);
@@ -162,15 +178,19 @@ export function summarizeUsage(records: readonly UsageRecord[], month: string, t
     );
     entry(byLanguage, record.language, () => new Group()).add(record);
     entry(byContext, record.context, () => new Group()).add(record);
+    entry(byKind, record.kind ?? DEFAULT_USAGE_KIND, () => new Group()).add(record);
   }
   // Every group lists the month's horizons, so that tables have the same columns in every row.
   const horizons = usageYield(total.totals).retained.map((r) => r.seconds);
   const figures = (totals: UsageTotals) => usageFigures(totals, horizons);
   const todayTotals = today.startsWith(`${month}-`) ? (total.days.get(today) ?? emptyTotals()) : undefined;
-  const armOrder = (arm: string) => {
-    const at = (CONTEXT_ARMS as readonly string[]).indexOf(arm);
-    return at === -1 ? CONTEXT_ARMS.length : at;
+  // Known values in their list's order, anything else (`unknown`) last.
+  const orderIn = (list: readonly string[]) => (value: string) => {
+    const at = list.indexOf(value);
+    return at === -1 ? list.length : at;
   };
+  const armOrder = orderIn(CONTEXT_ARMS);
+  const kindOrder = orderIn(USAGE_KINDS);
   return {
     month,
     today: todayTotals ? { day: today, figures: figures(todayTotals) } : null,
@@ -193,6 +213,9 @@ export function summarizeUsage(records: readonly UsageRecord[], month: string, t
     contexts: [...byContext.entries()]
       .sort(([a], [b]) => armOrder(a) - armOrder(b))
       .map(([context, group]) => ({ context, figures: figures(group.totals), days: group.daily(horizons) })),
+    kinds: [...byKind.entries()]
+      .sort(([a], [b]) => kindOrder(a) - kindOrder(b))
+      .map(([kind, group]) => ({ kind, figures: figures(group.totals), days: group.daily(horizons) })),
     days: total.daily(horizons),
   };
 }

@@ -12,8 +12,12 @@ export {
 export {
   CONTEXT_ARMS,
   type ContextArm,
+  DEFAULT_USAGE_KIND,
   isContextArm,
+  isUsageKind,
   UNKNOWN_DIMENSION,
+  USAGE_KINDS,
+  type UsageKind,
   usageLanguage,
 } from "./usage-dimensions.js";
 export { formatCost, formatPercent } from "./usage-format.js";

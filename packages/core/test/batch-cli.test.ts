@@ -238,6 +238,8 @@ describe("infill batch", () => {
       concurrency: { initial: 8 },
       stopped: null,
       peak_rss_bytes: expect.any(Number),
+      cpu_ms: expect.any(Number),
+      shard: null,
     });
   });
 

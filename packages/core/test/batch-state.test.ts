@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { BatchTally } from "../src/batch/batch-tally.js";
+import { batchTarget } from "../src/batch/batch-target.js";
 import { type Pending, RequestIntake } from "../src/batch/request-intake.js";
+import { ResultChannel } from "../src/batch/result-channel.js";
 import { ResultQueue } from "../src/batch/result-queue.js";
 import { RetryQueue } from "../src/batch/retry-queue.js";
+import { FimClient } from "../src/client.js";
+import type { ModelPrice } from "../src/prices.js";
 
 const FLASH = { cacheHit: 0.0028, cacheMiss: 0.14, output: 0.28 };
 
@@ -81,28 +85,35 @@ describe("BatchTally", () => {
 
 describe("RequestIntake", () => {
   const prompt = "x".repeat(35);
+  // Nothing is sent: the intake only prepares each request's body.
+  const target = batchTarget(new FimClient({ apiKey: "sk-intake", baseURL: "http://127.0.0.1:9" }));
+  const intake = (
+    model: string | undefined,
+    prices: Record<string, ModelPrice>,
+    pricesNeeded: boolean,
+  ): RequestIntake => new RequestIntake(target, { model, prices, pricesNeeded });
 
   it.each<[string, unknown, RegExp]>([
     ["not an object", [1, 2], /line 1: a record must be a JSON object/],
     ["no id", { prompt }, /line 1: the record has no id/],
     ["an empty id", { id: "", prompt }, /neither a non-empty string nor an integer/],
   ])("refuses a record with %s, naming its line", (_, record, message) => {
-    const failure = new RequestIntake("deepseek-v4-flash", {}, false).admit(record, 1, 16);
+    const failure = intake("deepseek-v4-flash", {}, false).admit(record, 1, 16);
     expect(failure).toMatchObject({ id: null, line: 1, error: { message: expect.stringMatching(message) } });
   });
 
   it("refuses an id seen before, naming the line it was first on", () => {
-    const intake = new RequestIntake("deepseek-v4-flash", {}, false);
-    expect("error" in intake.admit({ id: 7, prompt }, 1, 16)).toBe(false);
-    expect("error" in intake.admit({ id: "7", prompt }, 2, 16)).toBe(false);
-    expect(intake.admit({ id: 7, prompt }, 3, 16)).toMatchObject({
+    const ids = intake("deepseek-v4-flash", {}, false);
+    expect(ids.admit({ id: 7, prompt }, 1, 16)).not.toHaveProperty("error");
+    expect(ids.admit({ id: "7", prompt }, 2, 16)).not.toHaveProperty("error");
+    expect(ids.admit({ id: 7, prompt }, 3, 16)).toMatchObject({
       id: 7,
       error: { message: "line 3: duplicate id 7 (first on line 1)" },
     });
   });
 
   it("refuses a model with no price when a cost cap needs one, and takes a price given", () => {
-    const capped = new RequestIntake(undefined, { "my-model": FLASH }, true);
+    const capped = intake(undefined, { "my-model": FLASH }, true);
     expect(capped.admit({ id: 1, prompt }, 1, 16)).toMatchObject({
       error: { message: "line 1: no price is known for the server's model, so maxCost cannot bound it" },
     });
@@ -111,7 +122,7 @@ describe("RequestIntake", () => {
     });
     expect(capped.admit({ id: 3, prompt, model: "my-model" }, 3, 16)).toMatchObject({ price: FLASH });
     // Without a cap an unpriced model goes, costing nothing known.
-    const free = new RequestIntake(undefined, {}, false).admit({ id: 4, prompt, model: "other" }, 4, 16);
+    const free = intake(undefined, {}, false).admit({ id: 4, prompt, model: "other" }, 4, 16);
     expect(free).toMatchObject({ price: undefined, worstCost: 0 });
   });
 
@@ -128,18 +139,50 @@ describe("RequestIntake", () => {
       { promptTokens: 12, taken: 76, worstCost: (12 * 0.14 + 64 * 0.28) / 1e6, maxTokens: 64 },
     ],
   ])("estimates a request with %s", (_, fields, expected) => {
-    const item = new RequestIntake("deepseek-v4-flash", {}, true).admit({ id: "a", ...fields }, 5, 20);
+    const item = intake("deepseek-v4-flash", {}, true).admit({ id: "a", ...fields }, 5, 20);
     expect(item).toMatchObject({
       id: "a",
       line: 5,
       model: "deepseek-v4-flash",
-      request: { model: "deepseek-v4-flash", ...fields },
       rateLimits: 0,
       notBefore: 0,
       ticket: undefined,
       ...expected,
     });
-    if ("error" in item) return;
+    if (item === undefined || "error" in item) throw new Error("not admitted");
+    // The body sent: the record without its id, the model filled in.
+    expect(JSON.parse(item.prepared as string)).toEqual({ model: "deepseek-v4-flash", ...fields });
     expect(item.worstCost).toBeCloseTo(expected.worstCost as number, 15);
+  });
+});
+
+describe("ResultChannel", () => {
+  it("hands results over in order, says when the reader caught up after it was full, then ends with the error", async () => {
+    let drained = 0;
+    const channel = new ResultChannel<number>(2, () => {
+      drained += 1;
+    });
+    const waiting = channel.next();
+    channel.push(1);
+    expect(await waiting).toEqual({ value: 1, done: false });
+    channel.push(2);
+    expect(channel.full()).toBe(false);
+    channel.push(3);
+    expect(channel.full()).toBe(true);
+    expect(await channel.next()).toEqual({ value: 2, done: false });
+    expect(drained).toBe(0);
+    expect(await channel.next()).toEqual({ value: 3, done: false });
+    expect(drained).toBe(1);
+    let closed = false;
+    void channel.closed().then(() => {
+      closed = true;
+    });
+    channel.push(4);
+    channel.close({ error: new Error("input failed") });
+    await channel.closed();
+    expect(closed).toBe(true);
+    expect(await channel.next()).toEqual({ value: 4, done: false });
+    await expect(channel.next()).rejects.toThrow("input failed");
+    expect(await channel.next()).toEqual({ value: undefined, done: true });
   });
 });

@@ -436,7 +436,7 @@ describe("infill usage", () => {
     [["usage", "--month", "last"], /--month must be a month/],
     [["usage", "--bogus"], /Unknown option '--bogus'.*see infill usage --help/],
     [["usage", "extra"], /Unexpected argument 'extra'|positional/i],
-    [["usage", "--by", "file"], /--by must be one of language, model, context, got file/],
+    [["usage", "--by", "file"], /--by must be one of language, model, context, kind, got file/],
   ])("%j: exit 2 with one line", async (args, message) => {
     const run = await infill(args, { XDG_STATE_HOME: state });
     expect(run.code).toBe(2);
@@ -448,10 +448,13 @@ describe("infill usage", () => {
   it("--help explains the command", async () => {
     const run = await infill(["usage", "--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("infill usage [--by language|model|context] [--month YYYY-MM] [--json]");
+    expect(run.stdout).toContain(
+      "infill usage [--by language|model|context|kind] [--month YYYY-MM] [--json]",
+    );
+    expect(run.stdout).toContain("--by kind splits\ncompletions at the cursor from next edits");
   });
 
-  it.each(["language", "model", "context"] as const)(
+  it.each(["language", "model", "context", "kind"] as const)(
     "--by %s prints the month split that way, as formatUsageBreakdown does",
     async (by) => {
       // The chart runs up to today: the day before and after the run, in case it spans midnight.

@@ -1,8 +1,8 @@
 // ProviderClient with each adapter against @infill/sim speaking that provider's dialect, over real HTTP.
 import { inspect } from "node:util";
-import { type DialectName, type Sim, type SimOptions, startSim } from "@infill/sim";
+import type { DialectName, Sim, SimOptions } from "@infill/sim";
 import { Agent } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AbortError,
   ApiError,
@@ -20,6 +20,7 @@ import {
   ValidationError,
 } from "../src/index.js";
 import { rejection, startLocalServer, within } from "./support/local-server.js";
+import { drain, trackedSim } from "./support/sims.js";
 
 const PROMPT = "function add(a, b) {\n  return a + b;\n}\nfunction sub(a, b) {\n  ";
 
@@ -78,18 +79,12 @@ const CASES: Case[] = [
   },
 ];
 
-const running: Sim[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()));
-});
-
 async function setup(
   c: Case,
   simOptions: SimOptions = {},
   clientOptions: ProviderClientOptions = {},
 ): Promise<{ sim: Sim; client: ProviderClient; request: FimRequest }> {
-  const sim = await startSim({ dialect: c.dialect, ...(c.key ? { apiKey: c.key } : {}), ...simOptions });
-  running.push(sim);
+  const sim = await trackedSim({ dialect: c.dialect, ...(c.key ? { apiKey: c.key } : {}), ...simOptions });
   const client = new ProviderClient({
     provider: c.provider,
     baseURL: sim.url,
@@ -99,12 +94,6 @@ async function setup(
   const request: FimRequest = { prompt: PROMPT, suffix: "\n}\n", max_tokens: 32 };
   if (c.model) request.model = c.model;
   return { sim, client, request };
-}
-
-async function drain(stream: AsyncIterable<FimChunk>): Promise<FimChunk[]> {
-  const chunks: FimChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
 }
 
 describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
@@ -243,8 +232,7 @@ describe.each(CASES)("$provider against the sim's $dialect dialect", (c) => {
 
   it("never shows the key: not in errors (even one a server echoes), nor in the client", async () => {
     const secret = "sk-secret-leak-check-7777";
-    const sim = await startSim({ dialect: c.dialect, apiKey: "the-right-one" });
-    running.push(sim);
+    const sim = await trackedSim({ dialect: c.dialect, apiKey: "the-right-one" });
     const client = new ProviderClient({
       provider: c.provider,
       baseURL: sim.url,
@@ -422,14 +410,13 @@ describe("what each provider's errors mean", () => {
   });
 
   it("codestral: an unknown model is reason model-not-found; a wrong key says Unauthorized", async () => {
-    const { client, request } = await setup(CASES[4] as Case);
+    const { sim, client, request } = await setup(CASES[4] as Case);
     const model = (await rejection(() =>
       client.complete({ ...request, model: "codestral-9000" }),
     )) as ApiError;
     expect(model).toBeInstanceOf(BadRequestError);
     expect(model.message).toBe("400 Invalid model: codestral-9000");
     expect(model.reason).toBe("model-not-found");
-    const sim = running[0] as Sim;
     const wrong = new ProviderClient({ provider: "codestral", baseURL: sim.url, apiKey: "csk-wrong" });
     const auth = await rejection(() => wrong.complete(request));
     expect(auth).toBeInstanceOf(AuthenticationError);
@@ -443,8 +430,7 @@ describe("options", () => {
     try {
       process.env.CODESTRAL_API_KEY = "csk-from-env";
       process.env.MY_HOST_KEY = "sk-named";
-      const sim = await startSim({ dialect: "codestral" });
-      running.push(sim);
+      const sim = await trackedSim({ dialect: "codestral" });
       await new ProviderClient({ provider: "codestral", baseURL: sim.url }).complete({
         model: "codestral-latest",
         prompt: "x",
@@ -478,8 +464,7 @@ describe("options", () => {
   });
 
   it("uses the model option, else the provider's default, for requests that name none", async () => {
-    const sim = await startSim({ dialect: "ollama" });
-    running.push(sim);
+    const sim = await trackedSim({ dialect: "ollama" });
     await new ProviderClient({ provider: "ollama", baseURL: sim.url }).complete({ prompt: "x" });
     await new ProviderClient({ provider: "ollama", baseURL: sim.url, model: "starcoder2:3b" }).complete({
       prompt: "x",

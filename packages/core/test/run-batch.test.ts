@@ -213,6 +213,31 @@ describe("runBatch", () => {
     expect(sim.requests.every((r) => r.aborted)).toBe(true);
   });
 
+  it("stops sending while the reader is 128 results behind, and goes on once it catches up", async () => {
+    // A client answering at once, counting what it is sent (check() is what prepare() calls).
+    let sent = 0;
+    const client = {
+      model: "m",
+      check() {},
+      complete: async () => {
+        sent += 1;
+        return { text: "x", finish_reason: "stop", usage: undefined };
+      },
+    } as unknown as ProviderClient;
+    const run = runBatch(requests(1000), { client, concurrency: 4, maxConcurrency: 4 });
+    const iterator = run[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+    // Turns of the event loop, no time: every answer lands in one.
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // 128 results waiting (2 × max(limit, 64)), the one read, and at most the limit in flight.
+    expect(sent).toBeGreaterThanOrEqual(129);
+    expect(sent).toBeLessThanOrEqual(129 + 4);
+    let read = 1;
+    while (!(await iterator.next()).done) read += 1;
+    expect(read).toBe(1000);
+    expect(sent).toBe(1000);
+  });
+
   it("works with ProviderClient", async () => {
     sim = await startSim({ dialect: "ollama" });
     const client = new ProviderClient({ provider: "ollama", baseURL: sim.url });

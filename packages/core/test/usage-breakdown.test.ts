@@ -54,6 +54,61 @@ describe("summarizeUsage by language and context", () => {
   });
 });
 
+describe("summarizeUsage by kind", () => {
+  const line = (fields: Record<string, unknown>) =>
+    JSON.stringify({ v: 1, day: "2026-11-02", model: "deepseek-v4-flash", requests: 1, ...fields });
+
+  it.each<[string, Record<string, unknown>, string | null]>([
+    ["a line written before kinds", {}, "completion"],
+    ["a completion", { kind: "completion" }, "completion"],
+    ["a next edit", { kind: "next-edit" }, "next-edit"],
+    ["a kind that is not one of ours", { kind: "Next-Edit" }, "unknown"],
+    ["a kind that is not a string", { kind: 3 }, null],
+  ])("%s → %s", (_name, fields, kind) => {
+    const read = parseUsageLog(line(fields));
+    expect(read.records.map((r) => r.kind)).toEqual(kind === null ? [] : [kind]);
+    expect(read.skipped).toBe(kind === null ? 1 : 0);
+  });
+
+  const mixed = parseUsageLog(
+    [
+      line({ kind: "next-edit", requests: 5, shown: 4, accepted: 1, acceptedChars: 30 }),
+      line({ requests: 7, shown: 6, accepted: 3, acceptedChars: 40 }),
+      line({ kind: "zzz", requests: 1 }),
+      line({ kind: "completion", requests: 2, day: "2026-11-03" }),
+    ].join("\n"),
+  ).records;
+  const byKind = summarizeUsage(mixed, "2026-11", "2026-11-03");
+
+  it("lists completions, then next edits, then unknown, and sums to the month's total", () => {
+    expect(byKind.kinds.map((k) => [k.kind, k.figures.requests, k.days.length])).toEqual([
+      ["completion", 9, 2],
+      ["next-edit", 5, 1],
+      ["unknown", 1, 1],
+    ]);
+    expect(byKind.kinds.reduce((n, k) => n + k.figures.requests, 0)).toBe(byKind.total.requests);
+    expect(byKind.kinds[1]?.figures.acceptanceRate).toBe(1 / 4);
+  });
+
+  it("names the kinds in the report", () => {
+    expect(usageGroups(byKind, "kind").map((g) => g.label)).toEqual(["completion", "next edit", "unknown"]);
+    const rows = formatUsageBreakdown(byKind, "kind", "2026-11-03").split("\n");
+    expect(rows[0]!.split(/\s{2,}/).slice(0, 2)).toEqual(["kind", "requests"]);
+    expect(
+      rows
+        .find((row) => row.startsWith("next edit"))
+        ?.split(/\s{2,}/)
+        .slice(0, 2),
+    ).toEqual(["next edit", "5"]);
+  });
+
+  it("the fixture's lines (written before kinds) are all completions", () => {
+    expect(summary.kinds.map((k) => [k.kind, k.figures.requests])).toEqual([
+      ["completion", summary.total.requests],
+    ]);
+  });
+});
+
 describe("daysOf", () => {
   it("lists the month's days, up to today when today is in it", () => {
     expect(daysOf("2026-02")).toHaveLength(28);

@@ -21,6 +21,7 @@ const record = (figures: Partial<UsageRecord> = {}): UsageRecord => ({
   model: "deepseek-v4-flash",
   language: "typescript",
   context: "on",
+  kind: "completion",
   ...figures,
 });
 
@@ -72,11 +73,21 @@ describe("formatUsageRecord", () => {
     expect(line.slice(0, -1)).not.toContain("\n");
     expect(line).toBe(
       '{"v":1,"day":"2026-11-02","provider":"deepseek","model":"deepseek-v4-flash","language":"typescript",' +
-        '"context":"on","requests":3,"cancelled":0,' +
+        '"context":"on","kind":"completion","requests":3,"cancelled":0,' +
         '"superseded":0,"failed":0,"unreported":0,"cacheHitTokens":0,"cacheMissTokens":0,"completionTokens":0,' +
         '"cost":0.3,"unpricedTokens":0,"shown":0,"accepted":0,"acceptedPartly":0,"acceptedChars":12,' +
         '"acceptedCharsSq":0}\n',
     );
+  });
+
+  it.each<[string, Partial<UsageRecord>, string]>([
+    ["a completion", { kind: "completion" }, "completion"],
+    ["a next edit", { kind: "next-edit" }, "next-edit"],
+    ["a record of a writer that names no kind", { kind: undefined }, "completion"],
+  ])("writes the kind of %s, and reads it back", (_name, kind, written) => {
+    const line = formatUsageRecord(record({ requests: 1, ...kind }));
+    expect(line).toContain(`"context":"on","kind":"${written}","requests":1,`);
+    expect(parseUsageLog(line).records[0]?.kind).toBe(written);
   });
 
   it("adds the retention checks by horizon, shortest first, and reads them back", () => {

@@ -46,6 +46,7 @@ describe("parseUsageLog", () => {
         provider: "unknown",
         language: "unknown",
         context: "unknown",
+        kind: "completion",
         requests: 3,
       }),
     ]);

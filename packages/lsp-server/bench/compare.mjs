@@ -65,6 +65,13 @@ function rows(output) {
       if (cells.length < 4) break;
       found.set(`${cells[0]} ${cells[1]}`, cells.slice(2).join("  "));
     }
+    // The member-access summary, when the eval has one: its rows by language and corpus too.
+    const members = lines.findIndex((line) => /^member access summary/.test(line.trim()));
+    for (const line of members === -1 ? [] : lines.slice(members + 2)) {
+      const cells = line.trim().split(/\s{2,}/);
+      if (cells.length < 4) break;
+      found.set(`${cells[0]} ${cells[1]} (member access)`, cells.slice(2).join("  "));
+    }
   } else {
     for (const line of lines.slice(start + 1)) {
       const match = /^[✓✗ ] (.+?)\s{2,}(\S.*?)\s{3}goal (.*)$/.exec(line);

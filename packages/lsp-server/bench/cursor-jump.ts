@@ -1,271 +1,330 @@
-// The cost of a completion when the cursor jumps around a 5,000-line file with repository context on: through the
-// built server vs the same requests sent straight to the sim, with context on and off, for a language read by a
-// hand-written parser (TypeScript) and one read by tree-sitter (Java). Every figure is measured in this run.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+// The cost of a completion when the cursor jumps around a 5,000-line file that calls into 20 other files of its
+// project, with repository context on, in seven languages: a new line typed after a call, an invoked completion
+// there, the line taken out again. Through the built server vs the same request bodies sent straight to a sim right
+// after; context off, on, on with a 30 ms upstream, and on with a young generation large enough to know what each
+// request allocates. Every figure is measured in this run.
+
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BIN, Doc, directCall, launch, type Position, quantile, report, simProcess } from "./harness.js";
+import { BIN, cpuOf, Doc, directCall, launch, quantile, report, simProcess } from "./harness.js";
+import { JUMP_LANGUAGES } from "./jump-languages.js";
+import {
+  type BigFile,
+  bigFile,
+  type Call,
+  type JumpLanguage,
+  LIBRARIES,
+  LINES,
+  landingLines,
+  writeProject,
+} from "./jump-project.js";
 
-const LINES = 5_000;
-const LIBRARIES = 12;
-/** Completions measured per arm, after {@link WARMUP} more. */
-const N = Number(process.env.BENCH_JUMPS ?? 300);
+/** Jumps measured per arm (`BENCH_JUMPS`), after {@link WARMUP} more. */
+const N = Number(process.env.BENCH_JUMPS ?? 200);
 const WARMUP = 20;
+/** An upstream that answers in this many ms, as a provider does at best (the first token over a network). */
+const UPSTREAM_MS = 30;
+/**
+ * Jumps measured in the arms that need fewer (`BENCH_SHORT_JUMPS`): against that upstream (each waits for it, and
+ * fewer keep the bench's time in bounds) and for allocation (a steady figure).
+ */
+const SHORT_N = Math.min(N, Number(process.env.BENCH_SHORT_JUMPS ?? 100));
+/**
+ * The server's Node flags for the arm that measures allocation: its young generation large enough that most requests
+ * see no collection, so that the heap each grows by is known (`heapBytes`). The server ships with a 1 MB one
+ * (`--max-semi-space-size=1` in its shebang), which a request that allocates half a megabyte or more fills at almost
+ * every request. What a request allocates does not depend on the young generation's size; its GC pauses do, and are
+ * measured in the arms that run the server as shipped.
+ */
+const ALLOCATION_FLAGS = ["--min-semi-space-size=32", "--max-semi-space-size=32"];
+const ALLOCATION_ARM = "on, 32 MB young generation";
 
-export interface Language {
-  name: string;
-  languageId: string;
-  /** Workspace-relative path → text: the libraries the big file imports. */
-  libraries(): Array<[string, string]>;
-  big: { path: string; text: string };
+/** One jump through the server. */
+interface Round {
+  /** Request sent → answer read, ms. */
+  ms: number;
+  /** Upstream requests it made: 0 when the server answered from memory. */
+  sent: number;
+  /** Where the cursor was: the line after this call. */
+  call: Call;
+  /** The `$/infill/metrics` of its answer, when it was a suggestion. */
+  metrics?: Metrics;
+  /** The bodies it sent upstream. */
+  bodies: Array<{ prompt: string }>;
+  /** The same body sent straight to a sim right after, ms, when it sent one. */
+  direct?: number;
 }
 
-/** A small deterministic PRNG (mulberry32): the same jumps in every arm and every run. */
-export function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Lines of ordinary code in a function body, calling into library `lib`. */
-function body(k: number, lib: number, call: (lib: number, k: number) => string, declare: string): string[] {
-  return Array.from({ length: 12 }, (_, i) =>
-    i % 4 === 0
-      ? `    ${declare} v${i} = ${call(lib, k + i)};`
-      : `    ${declare} w${i} = v${i - (i % 4)} * ${i} + offset${(k + i) % 9} - (input.length % ${i + 2});`,
-  );
-}
-
-export const typescript: Language = {
-  name: "TypeScript",
-  languageId: "typescript",
-  libraries: () =>
-    Array.from({ length: LIBRARIES }, (_, lib) => [
-      `src/lib/lib${lib}.ts`,
-      Array.from(
-        { length: 8 },
-        (_, f) =>
-          `/** Scores an input (library ${lib}, ${f}). */\nexport function score${lib}x${f}(input: string, weight: number): number {\n  return input.length * weight + ${lib * 8 + f};\n}\n`,
-      ).join("\n"),
-    ]),
-  big: {
-    path: "src/app/big.ts",
-    text: (() => {
-      const head = Array.from(
-        { length: LIBRARIES },
-        (_, lib) =>
-          `import { ${Array.from({ length: 8 }, (_, f) => `score${lib}x${f}`).join(", ")} } from "../lib/lib${lib}.js";`,
-      );
-      const lines = [...head, ""];
-      for (let k = 0; lines.length < LINES; k++) {
-        const lib = k % LIBRARIES;
-        lines.push(
-          `export function step${k}(input: string, offset${k % 9}: number): number {`,
-          ...Array.from({ length: 9 }, (_, o) => `  const offset${o} = ${o + k};`),
-          ...body(k, lib, (l, i) => `score${l}x${i % 8}(input, ${i})`, "const"),
-          `  return v0 + w1 + v4 + w5 + v8 + w9;`,
-          "}",
-          "",
-        );
-      }
-      return lines.slice(0, LINES).join("\n");
-    })(),
-  },
-};
-
-export const java: Language = {
-  name: "Java",
-  languageId: "java",
-  libraries: () => [
-    [
-      "pom.xml",
-      '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.acme</groupId>\n  <artifactId>bench</artifactId>\n  <version>1</version>\n</project>\n',
-    ],
-    ...Array.from({ length: LIBRARIES }, (_, lib): [string, string] => [
-      `src/main/java/com/acme/lib/Lib${lib}.java`,
-      `package com.acme.lib;\n\n/** Scores for library ${lib}. */\npublic final class Lib${lib} {\n${Array.from(
-        { length: 8 },
-        (_, f) =>
-          `  /** Scores an input (${f}). */\n  public static int score${f}(String input, int weight) {\n    return input.length() * weight + ${lib * 8 + f};\n  }\n`,
-      ).join("\n")}}\n`,
-    ]),
-  ],
-  big: {
-    path: "src/main/java/com/acme/app/Big.java",
-    text: (() => {
-      const head = [
-        "package com.acme.app;",
-        "",
-        ...Array.from({ length: LIBRARIES }, (_, lib) => `import com.acme.lib.Lib${lib};`),
-        "",
-        "public final class Big {",
-      ];
-      const lines = [...head];
-      for (let k = 0; lines.length < LINES - 1; k++) {
-        const lib = k % LIBRARIES;
-        lines.push(
-          `  public static int step${k}(String input, int offset${k % 9}) {`,
-          ...Array.from({ length: 9 }, (_, o) => `    int offset${o} = ${o + k};`),
-          ...body(k, lib, (l, i) => `Lib${l}.score${i % 8}(input, ${i})`, "int"),
-          `    return v0 + w1 + v4 + w5 + v8 + w9;`,
-          "  }",
-          "",
-        );
-      }
-      return [...lines.slice(0, LINES - 1), "}"].join("\n");
-    })(),
-  },
-};
-
-export function makeWorkspace(language: Language): string {
-  const root = mkdtempSync(join(tmpdir(), "infill-bench-jump-"));
-  for (const [path, text] of [...language.libraries(), [language.big.path, language.big.text] as const]) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
-/** Lines a jump may land on: inside function bodies, where code is written. */
-export function landingLines(text: string): number[] {
-  return text.split("\n").flatMap((line, i) => (/^\s+(const|int) [vw]\d+ = /.test(line) ? [i] : []));
+interface Metrics {
+  latencyMs: number;
+  upstreamMs: number | null;
+  context: { ms: number } | null;
+  /** Absent from a build before these fields. */
+  gcMs?: number;
+  heapBytes?: number | null;
 }
 
 interface Arm {
-  /** Through the server: request sent → answer read, ms. */
-  lsp: number[];
-  /** The same request bodies sent straight to a fresh sim, ms. */
-  direct: number[];
-  /** Context selection inside the server ($/infill/metrics), ms. */
-  contextMs: number[];
-  /** The request inside the server (received → answered), and its upstream request in it ($/infill/metrics), ms. */
-  inServer: number[];
-  upstream: number[];
-  /** Requests whose prompt carried context from another file. */
-  withContext: number;
+  name: string;
+  rounds: Round[];
+  /** The server's CPU time (user + system) over the measured jumps, per jump, ms: what the machine's load inflates least. */
+  cpuPerJump: number;
 }
 
-/** An upstream that answers in this many ms, as a provider does at best (the first token over a network). */
-const UPSTREAM_MS = 30;
+/** Wait until `done()` holds, checked at once and at each call of `check`; give up after `ms`. */
+function until(done: () => boolean, ms: number): Promise<void> & { check(): void } {
+  let check = () => {};
+  const promise = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    check = () => {
+      if (!done()) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    check();
+  });
+  return Object.assign(promise, { check: () => check() });
+}
 
 async function arm(
-  language: Language,
+  name: string,
+  language: JumpLanguage,
+  big: BigFile,
   root: string,
-  contextOn: boolean,
-  { bin = BIN, latencyMs = 0 }: { bin?: string; latencyMs?: number } = {},
+  {
+    context,
+    bin = BIN,
+    latencyMs = 0,
+    jumps = N,
+    nodeArgs,
+  }: { context: boolean; bin?: string; latencyMs?: number; jumps?: number; nodeArgs?: string[] },
 ): Promise<Arm> {
-  const sim = await simProcess({ latencyMs });
+  // The direct calls go to a sim of their own that gets the same requests in the same order, each right after the
+  // server's, so that both meet the same moment of the machine's load.
+  const [sim, fresh] = await Promise.all([simProcess({ latencyMs }), simProcess({ latencyMs })]);
   const server = await launch(
     sim,
-    { debounceMs: 0, metrics: true, context: { enabled: contextOn } },
+    { debounceMs: 0, metrics: true, context: { enabled: context } },
     root,
     {},
     bin,
+    nodeArgs,
   );
-  const contextMs: number[] = [];
-  const inServer: number[] = [];
-  const upstream: number[] = [];
-  server.rpc.onNotification(
-    "$/infill/metrics",
-    (m: { latencyMs: number; upstreamMs: number | null; context: { ms: number } | null }) => {
-      if (m.context) contextMs.push(m.context.ms);
-      inServer.push(m.latencyMs);
-      if (m.upstreamMs !== null) upstream.push(m.upstreamMs);
-    },
+  const metrics: Metrics[] = [];
+  let arrived = () => {};
+  server.rpc.onNotification("$/infill/metrics", (m: Metrics) => {
+    metrics.push(m);
+    arrived();
+  });
+  const doc = await Doc.open(
+    server,
+    pathToFileURL(join(root, language.main)).href,
+    big.text,
+    language.languageId,
   );
-  const uri = pathToFileURL(join(root, language.big.path)).href;
-  const doc = await Doc.open(server, uri, language.big.text, language.languageId);
   // The file has been open a while: its parse and its imports' are ready (an editor's tabs are open long before).
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  const lines = language.big.text.split("\n");
-  const landing = landingLines(language.big.text);
-  const next = random(17);
-  const lsp: number[] = [];
-  for (let i = 0; i < WARMUP + N; i++) {
-    const line = landing[Math.floor(next() * landing.length)]!;
-    // A character no suggestion starts with, at the end of the line jumped to, so every request goes upstream.
+  const lines = big.text.split("\n");
+  const rounds: Array<Round & { answered: boolean }> = [];
+  let cpuAtStart = 0;
+  for (const [i, line] of landingLines(big, WARMUP + jumps).entries()) {
+    if (i === WARMUP) cpuAtStart = cpuOf(server.pid);
+    // A new line typed after the call, indented as an editor does; an invoked completion there; the line taken out.
     const end = { line, character: lines[line]!.length };
-    const at: Position = await doc.insert(end, "\u00a7");
+    const at = await doc.insert(end, `\n${/^\s*/.exec(lines[line]!)![0]}`);
     const t = performance.now();
-    await doc.inline(at);
-    if (i >= WARMUP) lsp.push(performance.now() - t);
-    // Taken out again: the file holds one unfinished line at a time, as when a user types.
+    const answer = await doc.inline(at, "invoked");
+    const ms = performance.now() - t;
     await doc.replace(end, at, "");
+    const bodies = (await sim.since()) as Array<{ prompt: string }>;
+    const direct: number[] = [];
+    for (const body of bodies) direct.push(await directCall(fresh.url, body));
+    rounds.push({
+      ms,
+      sent: bodies.length,
+      call: big.calls.get(line)!,
+      bodies,
+      ...(bodies.length === 1 ? { direct: direct[0]! } : {}),
+      answered: answer.items.length > 0,
+    });
   }
+  const cpuPerJump = (cpuOf(server.pid) - cpuAtStart) / jumps;
+  // Each answered suggestion's metrics come just after it (the cost fields wait for Node's GC report).
+  const answered = rounds.filter((r) => r.answered).length;
+  const all = until(() => metrics.length >= answered, 5_000);
+  arrived = all.check;
+  await all;
   await server.close();
-  const bodies = (await sim.bodies()) as Array<{ prompt: string }>;
-  await sim.close();
-  const fresh = await simProcess({ latencyMs });
-  const direct: number[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const ms = await directCall(fresh.url, body);
-    if (i >= WARMUP) direct.push(ms);
+  await Promise.all([sim.close(), fresh.close()]);
+  let m = 0;
+  for (const round of rounds) {
+    const metered = round.answered ? metrics[m++] : undefined;
+    if (metered) round.metrics = metered;
   }
-  await fresh.close();
-  const withContext = bodies.filter((b) =>
-    /lib[/\\]|com\.acme\.lib|Lib\d+\.java/.test(b.prompt.slice(0, 2_000)),
-  );
+  return { name, rounds: rounds.slice(WARMUP), cpuPerJump };
+}
+
+/** The context block's text for each file it carries: from the comment line naming the file to the next such line. */
+function blockSections(prompt: string, language: JumpLanguage): Map<string, string> {
+  const paths = new Set([
+    language.main,
+    ...Array.from({ length: LIBRARIES }, (_, lib) => language.library(lib).path),
+  ]);
+  const sections = new Map<string, string>();
+  let current: string | undefined;
+  let start = 0;
+  let offset = 0;
+  for (const line of prompt.split("\n")) {
+    const named = /^(?:\/\/|#|--|\/\*) (\S+?)(?: \*\/)?$/.exec(line)?.[1];
+    if (named !== undefined && paths.has(named)) {
+      if (current !== undefined) sections.set(current, prompt.slice(start, offset));
+      if (named === language.main) return sections;
+      current = named;
+      start = offset;
+    }
+    offset += line.length + 1;
+  }
+  return sections;
+}
+
+/** The rounds whose prompt carried another file, and those whose prompt carried the called function's declaration. */
+function carried(language: JumpLanguage, rounds: Round[]): { file: number; callee: number } {
+  let file = 0;
+  let callee = 0;
+  for (const r of rounds) {
+    const sections = r.bodies.map((b) => blockSections(b.prompt, language));
+    if (sections.some((s) => s.size > 0)) file++;
+    const declaration = language.declares(r.call);
+    if (sections.some((s) => s.get(language.library(r.call.lib).path)?.includes(declaration))) callee++;
+  }
+  return { file, callee };
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? "n/a" : `${value.toFixed(2)} ms`);
+const kb = (value: number) => (Number.isNaN(value) ? "n/a" : `${(value / 1024).toFixed(0)} KB`);
+const mean = (values: number[]) =>
+  values.length === 0 ? Number.NaN : values.reduce((a, v) => a + v, 0) / values.length;
+
+/** The figures of one arm: overheads, and what the measured requests cost the server. */
+function figures(f: Arm) {
+  const upstreamOnce = f.rounds.filter((r) => r.sent === 1);
+  const lsp = upstreamOnce.map((r) => r.ms);
+  const direct = upstreamOnce.map((r) => r.direct!);
+  const metered = f.rounds.flatMap((r) => (r.metrics ? [r.metrics] : []));
+  const gc = metered.flatMap((m) => (typeof m.gcMs === "number" ? [m.gcMs] : []));
+  const heap = metered.flatMap((m) => (typeof m.heapBytes === "number" ? [m.heapBytes] : []));
   return {
     lsp,
     direct,
-    contextMs: contextMs.slice(WARMUP),
-    inServer: inServer.slice(WARMUP),
-    upstream: upstream.slice(WARMUP),
-    withContext: withContext.length,
+    p50: quantile(lsp, 0.5) - quantile(direct, 0.5),
+    p99: quantile(lsp, 0.99) - quantile(direct, 0.99),
+    fromMemory: f.rounds.filter((r) => r.sent === 0).length,
+    more: f.rounds.filter((r) => r.sent > 1).length,
+    metered,
+    gc,
+    heap,
   };
 }
 
-const ms = (value: number) => `${value.toFixed(2)} ms`;
+function printArm(language: JumpLanguage, f: Arm): void {
+  const x = figures(f);
+  const q = (values: number[]) => quantile(values, 0.5);
+  console.log(
+    `  ${language.name}, context ${f.name}, ${f.rounds.length} jumps: through infill-lsp p50 ${ms(q(x.lsp))} / p99 ${ms(quantile(x.lsp, 0.99))}, ` +
+      `direct ${ms(q(x.direct))} / ${ms(quantile(x.direct, 0.99))}; overhead p50 ${ms(x.p50)}, p99 ${ms(x.p99)}`,
+  );
+  if (x.fromMemory > 0 || x.more > 0)
+    console.log(
+      `    ${x.fromMemory} answered from memory, ${x.more} with more than one upstream request: left out of the overheads`,
+    );
+  const context = carried(language, f.rounds);
+  if (f.name.startsWith("on"))
+    console.log(
+      `    ${context.file} of ${f.rounds.length} prompts carry another file, ${context.callee} the called function's declaration; ` +
+        `context selection p50 ${ms(q(x.metered.flatMap((m) => (m.context ? [m.context.ms] : []))))}`,
+    );
+  console.log(
+    `    the server's CPU time per jump (two edits and a completion) ${ms(f.cpuPerJump)}; per request (${x.metered.length} with metrics): ` +
+      `GC ${ms(mean(x.gc))} on average (${x.gc.filter((g) => g > 0).length} with a collection, p99 ${ms(quantile(x.gc, 0.99))}), ` +
+      `heap grown p50 ${kb(q(x.heap))} (p90 ${kb(quantile(x.heap, 0.9))}, over the ${x.heap.length} without a collection)`,
+  );
+  const inServer = x.metered.map((m) => m.latencyMs);
+  const upstream = x.metered.flatMap((m) => (m.upstreamMs === null ? [] : [m.upstreamMs]));
+  console.log(
+    `    where it goes (p50s): JSON-RPC over stdio ${ms(q(x.lsp) - q(inServer))}, the engine around the upstream ` +
+      `request ${ms(q(inServer) - q(upstream))}, the upstream request as the server makes it vs the direct call ` +
+      `${ms(q(upstream) - q(x.direct))}`,
+  );
+}
+
+/** The summary's rows of one language: the issue's goals, and what each request costs. */
+function reportLanguage(language: JumpLanguage, arms: Arm[]): void {
+  const on = arms.find((a) => a.name === "on")!;
+  const slow = arms.find((a) => a.name === `on, ${UPSTREAM_MS} ms upstream`)!;
+  const what = `cursor jump, ${language.name}, context on`;
+  const instant = figures(on);
+  report(`${what}: overhead p50`, ms(instant.p50), "< 1 ms", instant.p50 < 1);
+  report(`${what}: overhead p99 (vs direct p99)`, ms(instant.p99), "< 5 ms", instant.p99 < 5);
+  const late = figures(slow);
+  report(`${what}, ${UPSTREAM_MS} ms upstream: overhead p50`, ms(late.p50), "< 1 ms", late.p50 < 1);
+  report(`${what}, ${UPSTREAM_MS} ms upstream: overhead p99`, ms(late.p99), "< 5 ms", late.p99 < 5);
+  report(`${what}: GC per request (mean)`, ms(mean(instant.gc)), "measured");
+  const allocation = figures(arms.find((a) => a.name === ALLOCATION_ARM)!);
+  report(
+    `${what}: heap allocated per request (p50, 32 MB young generation)`,
+    kb(quantile(allocation.heap, 0.5)),
+    "measured",
+  );
+  report(`${what}: the server's CPU time per jump`, ms(on.cpuPerJump), "measured");
+  const { file, callee } = carried(language, on.rounds);
+  report(
+    `${what}: prompts with another file / the called function`,
+    `${file}, ${callee} of ${on.rounds.length}`,
+    "another file in all",
+    file === on.rounds.length,
+  );
+}
 
 /** Run the cursor-jump benchmark; figures go to the shared report. */
 export async function cursorJumpBench(): Promise<void> {
-  for (const language of [typescript, java]) {
-    const root = makeWorkspace(language);
+  console.log(
+    `\ncursor jump: a ${LINES.toLocaleString("en")}-line file calling into ${LIBRARIES} library files; ${N} jumps ` +
+      `per arm after ${WARMUP} (${SHORT_N} with a ${UPSTREAM_MS} ms upstream and for allocation). Other processes ` +
+      "share the machine's cores: the server's CPU time per jump is what their load inflates least.",
+  );
+  // BENCH_JUMP_LANGUAGES=Go,Rust: only those.
+  const only = process.env.BENCH_JUMP_LANGUAGES?.split(",").map((name) => name.trim().toLowerCase());
+  for (const language of JUMP_LANGUAGES.filter((l) => !only || only.includes(l.name.toLowerCase()))) {
+    const big = bigFile(language);
+    const root = writeProject(language, big);
     try {
+      const load = loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ");
+      console.log(`  ${language.name}: ${language.main}, the machine's load average ${load}`);
       // BENCH_BASE_BIN: another build's server (e.g. main's, built with INFILL_BUILD_OUTDIR), context on, beside.
       const base = process.env.BENCH_BASE_BIN;
       // An instant upstream shows all the server's work on the request path; one that takes 30 ms to answer (the
       // best a provider does) shows what a user waits for, the work done while the request is in flight hidden.
-      const figures: Record<string, Arm> = {
-        off: await arm(language, root, false),
-        ...(base ? { "on, base build": await arm(language, root, true, { bin: base }) } : {}),
-        on: await arm(language, root, true),
-        [`on, ${UPSTREAM_MS} ms upstream`]: await arm(language, root, true, { latencyMs: UPSTREAM_MS }),
-      };
-      for (const [name, f] of Object.entries(figures)) {
-        const p50 = quantile(f.lsp, 0.5) - quantile(f.direct, 0.5);
-        const p99 = quantile(f.lsp, 0.99) - quantile(f.direct, 0.99);
-        console.log(
-          `  ${language.name}, context ${name}, ${f.lsp.length} jumps: through infill-lsp p50 ${ms(quantile(f.lsp, 0.5))} / p99 ${ms(quantile(f.lsp, 0.99))}, ` +
-            `direct ${ms(quantile(f.direct, 0.5))} / ${ms(quantile(f.direct, 0.99))}; overhead p50 ${ms(p50)}, p99 ${ms(p99)}` +
-            (name.startsWith("on")
-              ? `; context selection p50 ${ms(quantile(f.contextMs, 0.5))}, p99 ${ms(quantile(f.contextMs, 0.99))}, ` +
-                `${f.withContext} of ${f.lsp.length + WARMUP} prompts carry another file`
-              : ""),
-        );
-        const q = (values: number[]) => quantile(values, 0.5);
-        console.log(
-          `    where it goes (p50s): JSON-RPC over stdio ${ms(q(f.lsp) - q(f.inServer))}, the engine around the upstream ` +
-            `request ${ms(q(f.inServer) - q(f.upstream))}, the upstream request as the server makes it vs the direct call ` +
-            `${ms(q(f.upstream) - q(f.direct))}`,
-        );
-      }
-      for (const [name, upstream] of [
-        ["on", "instant upstream"],
-        [`on, ${UPSTREAM_MS} ms upstream`, `${UPSTREAM_MS} ms upstream`],
-      ] as const) {
-        const on = figures[name]!;
-        const p50 = quantile(on.lsp, 0.5) - quantile(on.direct, 0.5);
-        const p99 = quantile(on.lsp, 0.99) - quantile(on.direct, 0.99);
-        const what = `overhead, context on, cursor jumping, 5,000-line ${language.name}, ${upstream}`;
-        report(`${what} (p50)`, ms(p50), "< 1 ms", p50 < 1);
-        report(`${what} (p99)`, ms(p99), "< 5 ms", p99 < 5);
-      }
+      const arms = [
+        await arm("off", language, big, root, { context: false }),
+        ...(base ? [await arm("on, base build", language, big, root, { context: true, bin: base })] : []),
+        await arm("on", language, big, root, { context: true }),
+        await arm(`on, ${UPSTREAM_MS} ms upstream`, language, big, root, {
+          context: true,
+          latencyMs: UPSTREAM_MS,
+          jumps: SHORT_N,
+        }),
+        await arm(ALLOCATION_ARM, language, big, root, {
+          context: true,
+          jumps: SHORT_N,
+          nodeArgs: ALLOCATION_FLAGS,
+        }),
+      ];
+      for (const f of arms) printArm(language, f);
+      reportLanguage(language, arms);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -72,7 +72,7 @@ export async function endingsBench(): Promise<void> {
     const documents = new Documents();
     documents.didOpen({ textDocument: { uri, languageId: family, version: 1, text } });
     // The repository context parses an open document when it opens: its tree is kept.
-    support.parseOpen?.(uri, text);
+    support.parseOpen?.(uri, text, documents.get(uri)!.buffer);
     const doc = documents.get(uri)!;
     for (const kind of ["balanced", "stray closer"] as const) {
       const plain: number[] = [];

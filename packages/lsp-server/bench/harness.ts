@@ -71,7 +71,7 @@ export interface Server {
 
 /**
  * `@infill/sim` in its own process, so that neither side of a comparison shares an event loop with it: `url`,
- * the bodies it received, and `close`.
+ * the bodies it received (all, or since last asked), and `close`.
  */
 export async function simProcess(options: SimOptions = {}) {
   const child = spawn(
@@ -87,6 +87,11 @@ export async function simProcess(options: SimOptions = {}) {
     url,
     async bodies(): Promise<unknown[]> {
       child.stdin.write("dump\n");
+      return JSON.parse(await next());
+    },
+    /** The bodies it received since this was last asked. */
+    async since(): Promise<unknown[]> {
+      child.stdin.write("since\n");
       return JSON.parse(await next());
     },
     close() {

@@ -220,7 +220,7 @@ function inProcess(
   const documents = new Documents();
   const settings: Settings = {
     ...defaultSettings({}),
-    context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0 },
+    context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0, typeDefinitionMs: 50 },
     ...overrides,
   };
   const engine = new CompletionEngine({

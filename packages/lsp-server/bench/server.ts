@@ -22,6 +22,7 @@ import {
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
 import { memoryBench } from "./memory.js";
+import { nextEditBench } from "./next-edit.js";
 import { outcomesBench } from "./outcomes.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
@@ -34,6 +35,7 @@ import {
   warmUpBench,
 } from "./resilience.js";
 import { syntaxBench } from "./syntax.js";
+import { typeDefinitionsBench } from "./type-definitions.js";
 import { usageBench } from "./usage.js";
 
 const source = readFileSync(fileURLToPath(new URL("../src/completion/engine.ts", import.meta.url)), "utf8");
@@ -308,8 +310,12 @@ console.log("repository context:");
 await contextBench();
 console.log("repository context with the cursor jumping around a 5,000-line file:");
 await cursorJumpBench();
+console.log("types from the editor (infill/typeDefinitions), invoked completions at a member access:");
+await typeDefinitionsBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+console.log("next edits:");
+await nextEditBench();
 await syntaxBench(sim);
 await parsersBench();
 await endingsBench();

@@ -26,11 +26,15 @@ export interface Tag {
   readonly scope?: string;
   /** Its access, where the language has one and ctags reads it: `public`, `private`, `protected`, `default`. */
   readonly access?: string;
+  /** Its declared type, where ctags reads one (C++ locals, parameters, members): `typename:const Item *`. */
+  readonly typeref?: string;
+  /** A function's or method's parameter list as written: `(Store s, int n)`. */
+  readonly signature?: string;
 }
 
 /**
  * The options the eval runs ctags with (after the binary, before the file list on stdin): no option files, JSON,
- * line, end line, language and access of each tag, no pattern; and the kinds ctags leaves off that the oracle reads
+ * line, end line, language, access, type and signature of each tag, no pattern; and the kinds ctags leaves off that the oracle reads
  * (locals and parameters that shadow a name, C prototypes). The smoke test's committed output is regenerated with
  * `cd test/fixtures/eval-corpus-c && find src lib -type f | sort | ctags <these options, quoted> >
  * ../eval-corpus-c.tags.jsonl` (ctags from `scripts/provision-editors.sh --print-bin ctags`).
@@ -38,7 +42,7 @@ export interface Tag {
 export const CTAGS_OPTIONS: readonly string[] = [
   "--options=NONE",
   "--output-format=json",
-  "--fields=+nela",
+  "--fields=+nelatS",
   "--fields=-P",
   "--sort=no",
   ...new Set(Object.values(LANGUAGES).flatMap((spec) => spec.ctagsKinds ?? [])),
@@ -59,7 +63,20 @@ export function parseTags(output: string): Tag[] {
     } catch {
       continue;
     }
-    const { _type, name, path: file, line: at, kind, end, language, scopeKind, scope, access } = json;
+    const {
+      _type,
+      name,
+      path: file,
+      line: at,
+      kind,
+      end,
+      language,
+      scopeKind,
+      scope,
+      access,
+      typeref,
+      signature,
+    } = json;
     if (_type !== "tag" || typeof name !== "string" || typeof file !== "string") continue;
     if (typeof at !== "number" || typeof kind !== "string") continue;
     tags.push({
@@ -72,6 +89,8 @@ export function parseTags(output: string): Tag[] {
       ...(typeof scopeKind === "string" ? { scopeKind } : {}),
       ...(typeof scope === "string" ? { scope } : {}),
       ...(typeof access === "string" ? { access } : {}),
+      ...(typeof typeref === "string" ? { typeref } : {}),
+      ...(typeof signature === "string" ? { signature } : {}),
     });
   }
   return tags;

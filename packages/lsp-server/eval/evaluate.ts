@@ -16,11 +16,22 @@ import {
   type SessionRun,
   WorkspaceFiles,
 } from "./drive.js";
-import { type ConfigFigures, type ConfigRun, changedRequests, figuresOf, type Ratio } from "./figures.js";
+import {
+  type ConfigFigures,
+  type ConfigRun,
+  changedRequests,
+  figuresOf,
+  type Ratio,
+  type Recall,
+  recallOf,
+} from "./figures.js";
 import type { Hole } from "./hole.js";
 import { findHoles } from "./holes.js";
 import { languageIdOf } from "./languages.js";
 import { launch } from "./lsp-client.js";
+import { findMemberDeclHoles } from "./member-decl-holes.js";
+import { findMemberHoles } from "./member-holes.js";
+import { findMemberTagHoles, hasMemberOracle } from "./member-tag-holes.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
 import { findTagHoles } from "./tag-holes.js";
 import { usageOf } from "./usage.js";
@@ -34,11 +45,16 @@ export const CONFIGS = [
 /** A configuration's name. */
 export type ConfigName = (typeof CONFIGS)[number]["name"];
 
+/** Member-access holes of a corpus (issue 24): a proportional sample of up to 300, at most 3 per file. */
+export const MEMBER_CAPS: SampleCaps = { perStratum: 300, perFile: 3, stratified: false };
+
 /** How to evaluate. */
 export interface EvaluateOptions {
   /** Path of the built `infill-lsp.js`. */
   readonly bin: string;
   readonly caps: SampleCaps;
+  /** The member-access holes' sample; default {@link MEMBER_CAPS}. */
+  readonly memberCaps?: SampleCaps;
   /**
    * The ctags outline of a corpus in a language other than TypeScript (`runCtags`; the smoke test reads a
    * committed one). Default: none, and such a corpus throws.
@@ -64,16 +80,46 @@ export interface CorpusResult {
   readonly figures: Readonly<Record<ConfigName, ConfigFigures>>;
   /** Per scenario, holes whose request with context on differs from context off's. */
   readonly changed: Readonly<Record<Scenario, Ratio>>;
+  /** The member-access holes (issue 24): found, run with context on only, and their figures. */
+  readonly members: MemberResult;
+  /**
+   * The member-access holes of a value whose declared type is a class of another file (Java, C#, C++:
+   * `member-decl-holes.ts`), run in both configurations; none where the language has no such oracle.
+   */
+  readonly declMembers?: DeclMemberResult;
+}
+
+/** The member-access holes of a corpus and what context on recalled of them. */
+export interface MemberResult {
+  readonly found: readonly Hole[];
+  readonly sampled: readonly Hole[];
+  readonly caps: SampleCaps;
+  /** Per scenario, with context on. */
+  readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+}
+
+/** The declared-type member-access holes of a corpus: found, run, and recall per configuration. */
+export interface DeclMemberResult {
+  readonly found: readonly Hole[];
+  readonly sampled: readonly Hole[];
+  readonly caps: SampleCaps;
+  readonly recall: Readonly<Record<ConfigName, Readonly<Record<Scenario, Recall>>>>;
 }
 
 /** Evaluate one corpus with context off and on, each configuration on a server of its own. */
 export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): Promise<CorpusResult> {
   const progress = options.progress ?? (() => {});
   const t0 = performance.now();
-  const found = await findCorpusHoles(corpus, options);
+  const tags = corpus.language === "TypeScript" ? undefined : await tagsOf(corpus, options);
+  const found = await findCorpusHoles(corpus, { tags: async () => tags ?? [] });
   const sampled = sampleHoles(found, options.caps);
+  const memberCaps = options.memberCaps ?? MEMBER_CAPS;
+  const memberFound = await findCorpusMemberHoles(corpus, { tags: async () => tags ?? [] });
+  const memberSampled = sampleHoles(memberFound, memberCaps);
+  const declFound = tags ? findMemberDeclHoles(corpus.language, corpus.files, readerOf(corpus), tags) : [];
+  const declSampled = sampleHoles(declFound, memberCaps);
   progress(
-    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `${corpus.name}: ${found.length} holes found, ${sampled.length} sampled; ${memberFound.length} member-access holes, ${memberSampled.length} sampled; ${declFound.length} of a declared type, ${declSampled.length} sampled (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   const files = new WorkspaceFiles(corpus);
   const session = planSession(files, sampled);
@@ -81,9 +127,17 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
 
   const sim = await startSim();
   const runs = {} as Record<ConfigName, ConfigRun>;
+  let memberObservations = {} as Record<Scenario, Observation[]>;
   try {
     for (const config of CONFIGS) {
-      runs[config.name] = await runConfig(sim, corpus, files, sampled, session, config, options, progress);
+      const holes = {
+        holes: sampled,
+        members: config.enabled ? memberSampled : [],
+        declMembers: declSampled,
+      };
+      const run = await runConfig(sim, corpus, files, holes, session, config, options, progress);
+      runs[config.name] = run.run;
+      if (config.enabled) memberObservations = run.members;
     }
   } finally {
     await sim.close();
@@ -92,7 +146,67 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
     CONFIGS.map(({ name }) => [name, figuresOf(runs[name], contextTokens)]),
   ) as Record<ConfigName, ConfigFigures>;
   const changed = changedRequests(runs.off, runs.on);
-  return { corpus, found, sampled, caps: options.caps, session, contextTokens, runs, figures, changed };
+  const members = {
+    found: memberFound,
+    sampled: memberSampled,
+    caps: memberCaps,
+    observations: memberObservations,
+  };
+  const declMembers: DeclMemberResult | undefined =
+    declSampled.length === 0
+      ? undefined
+      : {
+          found: declFound,
+          sampled: declSampled,
+          caps: memberCaps,
+          recall: Object.fromEntries(
+            CONFIGS.map(({ name }) => [
+              name,
+              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(runs[name].declMembers?.[s] ?? [])])),
+            ]),
+          ) as DeclMemberResult["recall"],
+        };
+  return {
+    corpus,
+    found,
+    sampled,
+    caps: options.caps,
+    session,
+    contextTokens,
+    runs,
+    figures,
+    changed,
+    members,
+    ...(declMembers ? { declMembers } : {}),
+  };
+}
+
+/** The ctags outline of a corpus in a language other than TypeScript. */
+async function tagsOf(corpus: Corpus, options: Pick<EvaluateOptions, "tags">): Promise<readonly Tag[]> {
+  if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
+  return options.tags(corpus);
+}
+
+/** The member-access holes of a corpus: the TypeScript compiler's, or (Python, Go, Rust) ctags' members. */
+export async function findCorpusMemberHoles(
+  corpus: Corpus,
+  options: Pick<EvaluateOptions, "tags">,
+): Promise<Hole[]> {
+  if (corpus.language === "TypeScript")
+    return findMemberHoles(corpus.root, corpus.files, corpus.packagePaths);
+  if (!hasMemberOracle(corpus.language) || !options.tags) return [];
+  return findMemberTagHoles(corpus.language, corpus.files, readerOf(corpus), await options.tags(corpus));
+}
+
+/** A corpus file's text by workspace-relative path; undefined when there is none. */
+function readerOf(corpus: Corpus): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      return readFileSync(path.join(corpus.root, file), "utf8");
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The holes of a corpus, by its language's oracle: the TypeScript compiler, or ctags. */
@@ -101,28 +215,27 @@ export async function findCorpusHoles(
   options: Pick<EvaluateOptions, "tags">,
 ): Promise<Hole[]> {
   if (corpus.language === "TypeScript") return findHoles(corpus.root, corpus.files, corpus.packagePaths);
-  if (!options.tags) throw new Error(`${corpus.name}: a ${corpus.language} corpus needs its ctags outline`);
-  const tags = await options.tags(corpus);
-  const read = (file: string) => {
-    try {
-      return readFileSync(path.join(corpus.root, file), "utf8");
-    } catch {
-      return undefined;
-    }
-  };
-  return findTagHoles(corpus.language, corpus.files, read, tags);
+  return findTagHoles(corpus.language, corpus.files, readerOf(corpus), await tagsOf(corpus, options));
 }
 
 async function runConfig(
   sim: Sim,
   corpus: Corpus,
   files: WorkspaceFiles,
-  holes: readonly Hole[],
+  {
+    holes,
+    members,
+    declMembers,
+  }: {
+    readonly holes: readonly Hole[];
+    readonly members: readonly Hole[];
+    readonly declMembers: readonly Hole[];
+  },
   plan: SessionPlan | undefined,
   config: (typeof CONFIGS)[number],
   options: EvaluateOptions,
   progress: (line: string) => void,
-): Promise<ConfigRun> {
+): Promise<{ run: ConfigRun; members: Record<Scenario, Observation[]> }> {
   const editor = await launch({
     bin: options.bin,
     baseUrl: sim.url,
@@ -131,16 +244,27 @@ async function runConfig(
     initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
   });
   const observations = {} as Record<Scenario, Observation[]>;
+  const memberObservations = {} as Record<Scenario, Observation[]>;
+  const declObservations = {} as Record<Scenario, Observation[]>;
   let session: SessionRun | undefined;
   try {
     for (const scenario of SCENARIOS) {
       const t = performance.now();
       observations[scenario] = await runHoles(editor, sim, files, holes, scenario);
+      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario);
       progress(
-        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes and ${members.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     }
     session = plan && (await replaySession(editor, sim, files, plan));
+    // Last, so that every other figure is that of a run without them.
+    for (const scenario of declMembers.length > 0 ? SCENARIOS : []) {
+      const t = performance.now();
+      declObservations[scenario] = await runHoles(editor, sim, files, declMembers, scenario);
+      progress(
+        `${corpus.name}: context ${config.name}, ${scenario}: ${declMembers.length} member-access holes of a declared type in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
   } finally {
     await editor.shutdown();
   }
@@ -149,10 +273,14 @@ async function runConfig(
     usages[scenario] = await usageOf(observations[scenario].flatMap((o) => (o.sent ? [o.sent] : [])));
   }
   return {
-    observations,
-    usages,
-    session,
-    sessionUsages: session ? await usageOf(session.sent) : [],
-    messages: editor.messages,
+    run: {
+      observations,
+      ...(declMembers.length > 0 ? { declMembers: declObservations } : {}),
+      usages,
+      session,
+      sessionUsages: session ? await usageOf(session.sent) : [],
+      messages: editor.messages,
+    },
+    members: memberObservations,
   };
 }

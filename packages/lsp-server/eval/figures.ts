@@ -25,6 +25,16 @@ export const GOALS = {
   selectionP99Ms: 10,
 } as const;
 
+/**
+ * The goals of issue 24's member-access holes, from what the code declares alone, in the languages it names
+ * (Java's rules are another branch's): recall with the current file only, and with the declaring file open.
+ */
+export const MEMBER_GOALS = {
+  disk: 0.9,
+  tabs: 0.97,
+  languages: ["TypeScript", "Go", "Rust", "Java"],
+} as const;
+
 /** The recall goals of a language: from disk (current file only) and with tabs. */
 export function recallGoals(language: Language): { readonly disk: number; readonly tabs: number } {
   if (language === "Python" || language === "Rust")
@@ -52,6 +62,11 @@ export interface Recall {
 /** What one configuration (context off or on) produced on one corpus. */
 export interface ConfigRun {
   readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+  /**
+   * The observations of the member-access holes of a declared type (`member-decl-holes.ts`), where the corpus has
+   * them (not in any other figure).
+   */
+  readonly declMembers?: Readonly<Record<Scenario, readonly Observation[]>>;
   /** The sim's usage of each observation that sent a request, in order. */
   readonly usages: Readonly<Record<Scenario, readonly PromptUsage[]>>;
   readonly session: SessionRun | undefined;
@@ -90,7 +105,8 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-function recallOf(observations: readonly Observation[]): Recall {
+/** Recall over some observations: overall, per stratum, and over the holes from another workspace package. */
+export function recallOf(observations: readonly Observation[]): Recall {
   const ratio = (list: readonly Observation[]): Ratio => ({
     hits: list.filter((o) => recalled(o.hole, o.sent)).length,
     total: list.length,
@@ -160,4 +176,45 @@ export function changedRequests(off: ConfigRun, on: ConfigRun): Record<Scenario,
       return [scenario, { hits: after.filter((_, i) => !same(i)).length, total: after.length }];
     }),
   ) as Record<Scenario, Ratio>;
+}
+
+/** What context on recalled of a corpus's member-access holes (issue 24). */
+export interface MemberFigures {
+  readonly recall: Readonly<Record<Scenario, Recall>>;
+  /**
+   * Mean estimated tokens of the member outlines in the holes' requests (current file only), over those whose
+   * metrics report it; undefined when none does (a server without outlines).
+   */
+  readonly outlineTokens: number | undefined;
+  /** Requests (current file only) that carried a member outline. */
+  readonly outlined: Ratio;
+  /** Context-selection time of the holes' requests (both scenarios, each a fresh choice with typing); ms. */
+  readonly selectionMs: { readonly p50: number; readonly p99: number; readonly n: number } | undefined;
+}
+
+/** The figures of the member-access holes' observations, per scenario. */
+export function memberFiguresOf(
+  observations: Readonly<Record<Scenario, readonly Observation[]>>,
+): MemberFigures {
+  const scenarios = Object.keys(observations) as Scenario[];
+  const disk = observations.disk ?? [];
+  const reported = disk.flatMap((o) => {
+    const tokens = o.metrics?.context?.outlineTokens;
+    return tokens === undefined ? [] : [tokens];
+  });
+  const selection = scenarios.flatMap((s) =>
+    observations[s].flatMap((o) => (o.metrics?.context ? [o.metrics.context.ms] : [])),
+  );
+  return {
+    recall: Object.fromEntries(scenarios.map((s) => [s, recallOf(observations[s])])) as Record<
+      Scenario,
+      Recall
+    >,
+    outlineTokens: mean(reported),
+    outlined: { hits: reported.filter((t) => t > 0).length, total: disk.length },
+    selectionMs:
+      selection.length === 0
+        ? undefined
+        : { p50: quantile(selection, 0.5), p99: quantile(selection, 0.99), n: selection.length },
+  };
 }

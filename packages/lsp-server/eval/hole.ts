@@ -11,8 +11,17 @@ export type ImportKind = "named" | "namespace" | "default";
  */
 export type Reach = "import" | "package" | "name";
 
+/**
+ * What a member-access hole's receiver is: a name (a local, a parameter, a module's own value), `this`/`self`, or
+ * a field of another value (`this.f`, `obj.f`).
+ */
+export type Receiver = "name" | "self" | "field";
+
+/** Every receiver kind, in report order. */
+export const RECEIVERS: readonly Receiver[] = ["name", "self", "field"];
+
 /** A hole's stratum: what recall is broken down by. */
-export type Stratum = ImportKind | Reach;
+export type Stratum = ImportKind | Reach | Receiver;
 
 /** Every import kind, in report order. */
 export const IMPORT_KINDS: readonly ImportKind[] = ["named", "namespace", "default"];
@@ -22,9 +31,9 @@ export const REACHES: readonly Reach[] = ["import", "package", "name"];
 
 /**
  * What was being typed at the hole: `X(` (call), `new X(`, `X.` (member), `X<` (generic, TypeScript), `X::`
- * (scope), `X->` (arrow).
+ * (scope), `X->` (arrow); `x.` (access: a member of a value's type, issue 24's holes).
  */
-export type HolePattern = "call" | "new" | "member" | "generic" | "scope" | "arrow";
+export type HolePattern = "call" | "new" | "member" | "generic" | "scope" | "arrow" | "access";
 
 /** Every hole pattern, in report order. */
 export const HOLE_PATTERNS: readonly HolePattern[] = ["call", "new", "member", "generic", "scope", "arrow"];

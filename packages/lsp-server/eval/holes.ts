@@ -53,11 +53,7 @@ export function findHoles(
   const absolute = (file: string) => path.join(root, file);
   const relative = (fileName: string) => path.relative(root, fileName).split(path.sep).join("/");
   const corpus = new Set(files.filter(isTypeScriptSource).map(absolute));
-  const paths = Object.fromEntries(
-    Object.entries(packagePaths).map(([name, targets]) => [name, [...targets]]),
-  );
-  const program = ts.createProgram([...corpus], { ...COMPILER_OPTIONS, baseUrl: root, paths });
-  const checker = program.getTypeChecker();
+  const { program, checker } = typeScriptProgram(root, corpus, packagePaths);
   const holes: Hole[] = [];
 
   for (const file of [...files].filter(isTypeScriptSource).sort()) {
@@ -119,6 +115,28 @@ export function findHoles(
     source.forEachChild(visit);
   }
   return holes;
+}
+
+/** The last program made, by its root and files: both oracles read the same corpus. */
+let lastProgram: { key: string; program: ts.Program; checker: ts.TypeChecker } | undefined;
+
+/**
+ * The compiler's program over a corpus (absolute paths), with the workspace's package names mapped to their source
+ * (`packagePaths`, workspace-relative); made once per corpus.
+ */
+export function typeScriptProgram(
+  root: string,
+  corpus: ReadonlySet<string>,
+  packagePaths: Readonly<Record<string, readonly string[]>>,
+): { program: ts.Program; checker: ts.TypeChecker } {
+  const key = JSON.stringify([root, [...corpus], packagePaths]);
+  if (lastProgram?.key === key) return lastProgram;
+  const paths = Object.fromEntries(
+    Object.entries(packagePaths).map(([name, targets]) => [name, [...targets]]),
+  );
+  const program = ts.createProgram([...corpus], { ...COMPILER_OPTIONS, baseUrl: root, paths });
+  lastProgram = { key, program, checker: program.getTypeChecker() };
+  return lastProgram;
 }
 
 /** An identifier that names something imported: the expression typed before the `(`, `.` or `<`, and its target. */
@@ -219,7 +237,7 @@ function patternOf(expression: ts.Node): HolePattern | undefined {
 }
 
 /** The corpus files a source file imports from (static imports and re-exports), sorted. */
-function importedFiles(
+export function importedFiles(
   source: ts.SourceFile,
   checker: ts.TypeChecker,
   corpus: ReadonlySet<string>,
@@ -237,7 +255,7 @@ function importedFiles(
 }
 
 /** A line of a source file, trimmed (line terminators included), split as the compiler counts lines. */
-function trimmedLine(source: ts.SourceFile, line: number): string {
+export function trimmedLine(source: ts.SourceFile, line: number): string {
   const starts = source.getLineStarts();
   return source.text.slice(starts[line], starts[line + 1] ?? source.text.length).trim();
 }

@@ -45,6 +45,30 @@ export interface TagKinds {
   readonly patterns?: Readonly<Partial<Record<HolePattern, readonly string[]>>>;
 }
 
+/**
+ * How the declared-type member-access oracle (`member-decl-holes.ts`) reads a value's declared type and its type's members, by ctags
+ * kinds: where the language has member-access holes.
+ */
+export interface ReceiverSpec {
+  /** Kinds of a function's own names (locals; C++'s parameters too, which ctags tags). */
+  readonly locals: readonly string[];
+  /** Kinds of a class's fields (and properties). */
+  readonly fields: readonly string[];
+  /** Kinds of functions and methods, whose lines bound their locals (and whose signature lists parameters). */
+  readonly functions: readonly string[];
+  /** Kinds of types whose members a value reaches. */
+  readonly types: readonly string[];
+  /** Kinds of a type's members (methods, fields, properties; C++ prototypes and out-of-class definitions). */
+  readonly members: readonly string[];
+  /**
+   * Where a declaration's type is read: ctags' `typeref` (C++), or the declaration's line and the function's
+   * signature (Java, C#: ctags reports no types there).
+   */
+  readonly typeFrom: "typeref" | "line";
+  /** The operators of a member access: `.`, and `->` where values may be pointers. */
+  readonly operators: readonly ("." | "->")[];
+}
+
 /** How the eval reads a language. */
 export interface LanguageSpec {
   /** Extensions of its source files, lower case, with the dot. */
@@ -94,6 +118,8 @@ export interface LanguageSpec {
    * C#): such a definition cannot be what another file's X names.
    */
   readonly privateMembers?: boolean;
+  /** Member-access holes (`x.m`, x a local, parameter or field): how to read x's type and its members. */
+  readonly receivers?: ReceiverSpec;
 }
 
 const C_SYNTAX: Syntax = {
@@ -158,6 +184,15 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     extensions: [".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".ipp"],
     languageId: "cpp",
     newOperator: true,
+    receivers: {
+      locals: ["local", "parameter"],
+      fields: ["member"],
+      functions: ["function"],
+      types: ["class", "struct", "union"],
+      members: ["function", "prototype", "member"],
+      typeFrom: "typeref",
+      operators: [".", "->"],
+    },
   },
   Java: {
     extensions: [".java"],
@@ -174,6 +209,15 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-Java=+{local}"],
     privateMembers: true,
+    receivers: {
+      locals: ["local"],
+      fields: ["field"],
+      functions: ["method"],
+      types: ["class", "interface", "enum"],
+      members: ["method", "field"],
+      typeFrom: "line",
+      operators: ["."],
+    },
     implicitReceiver: true,
     typeDot: true,
     member: true,
@@ -200,6 +244,15 @@ export const LANGUAGES: Readonly<Record<Language, LanguageSpec>> = {
     },
     ctagsKinds: ["--kinds-C#=+{local}"],
     privateMembers: true,
+    receivers: {
+      locals: ["local"],
+      fields: ["field", "property"],
+      functions: ["method"],
+      types: ["class", "interface", "struct", "enum"],
+      members: ["method", "field", "property", "event"],
+      typeFrom: "line",
+      operators: ["."],
+    },
     implicitReceiver: true,
     typeDot: true,
     member: true,

@@ -5,19 +5,31 @@ import { recalled } from "./figures.js";
 
 /**
  * Every hole whose request held none of its declaration lines, per configuration and scenario, as JSON lines:
- * the corpus, configuration, scenario, hole (id, name, stratum, pattern), its declaration lines, and the request's
- * last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction.
+ * the corpus, which holes (`name`; `member access`, run with context on only; `member access, declared type`, the
+ * Java, C# and C++ oracle's), configuration, scenario, hole (id, name, stratum, pattern), its declaration lines,
+ * and the request's last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by
+ * construction.
  */
 export function missesOf(result: CorpusResult): string[] {
   const lines: string[] = [];
   for (const { name: config } of CONFIGS) {
     for (const scenario of SCENARIOS) {
-      for (const { hole, sent } of result.runs[config].observations[scenario]) {
+      const run = result.runs[config];
+      const observations = [
+        ...run.observations[scenario].map((o) => ({ ...o, holes: "name" })),
+        ...(config === "on" ? (result.members.observations[scenario] ?? []) : []).map((o) => ({
+          ...o,
+          holes: "member access",
+        })),
+        ...(run.declMembers?.[scenario] ?? []).map((o) => ({ ...o, holes: "member access, declared type" })),
+      ];
+      for (const { hole, sent, holes } of observations) {
         if (recalled(hole, sent)) continue;
         lines.push(
           JSON.stringify({
             corpus: result.corpus.name,
             language: result.corpus.language,
+            holes,
             config,
             scenario,
             id: hole.id,

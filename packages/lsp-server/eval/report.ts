@@ -2,9 +2,18 @@
 // the headline figures off → on against the goals. Pure.
 import { SCENARIOS, type Scenario } from "./drive.js";
 import { CONFIGS, type ConfigName, type CorpusResult } from "./evaluate.js";
-import { type ConfigFigures, GOALS, type Ratio, recallGoals } from "./figures.js";
-import { type Hole, type HolePattern, IMPORT_KINDS, REACHES, type Stratum } from "./hole.js";
+import {
+  type ConfigFigures,
+  GOALS,
+  MEMBER_GOALS,
+  memberFiguresOf,
+  type Ratio,
+  type Recall,
+  recallGoals,
+} from "./figures.js";
+import { type Hole, type HolePattern, IMPORT_KINDS, REACHES, RECEIVERS, type Stratum } from "./hole.js";
 import { LANGUAGES, type Language, languageIdOf } from "./languages.js";
+import type { SampleCaps } from "./sample.js";
 
 const STRATUM_LABELS: Record<Stratum, string> = {
   named: "named import",
@@ -13,6 +22,15 @@ const STRATUM_LABELS: Record<Stratum, string> = {
   import: "reachable by an import",
   package: "same package, namespace or folder",
   name: "only by name",
+  self: "receiver this/self",
+  field: "receiver a field (this.f, x.f)",
+};
+
+/** The receiver strata's label where they share a key with the reach strata (`name`). */
+const RECEIVER_LABELS: Record<(typeof RECEIVERS)[number], string> = {
+  name: "receiver a local, parameter or value",
+  self: STRATUM_LABELS.self,
+  field: STRATUM_LABELS.field,
 };
 
 const SCENARIO_LABELS: Record<Scenario, string> = {
@@ -70,8 +88,7 @@ function rowOf(label: string, result: CorpusResult, cell: (f: ConfigFigures) => 
 }
 
 /** How the holes run were chosen, one phrase. */
-function samplingOf(result: CorpusResult): string {
-  const { caps } = result;
+function samplingOf(caps: SampleCaps): string {
   return caps.stratified
     ? `≤ ${caps.perStratum} per stratum: import kind × same or other package; ≤ ${caps.perFile} per file and stratum; stable-hash order`
     : `a proportional sample: ≤ ${caps.perStratum} per corpus, ≤ ${caps.perFile} per file; stable-hash order`;
@@ -88,7 +105,7 @@ export function formatCorpus(result: CorpusResult): string[] {
     `${corpus.name} (${corpus.language}, ${corpus.role}): ${corpus.origin}`,
     `  opened with languageId ${JSON.stringify(languageIdOf(corpus.language, corpus.files[0] ?? ""))}; the server's own outline and import resolution for it, whatever they are`,
     `  ${corpus.files.length} files; holes found ${found.length}: ${counts(found, strata, (h) => h.stratum)}; ${counts(found, patterns, (h) => h.pattern)}${typescript ? `; from another workspace package ${found.filter((h) => h.crossPackage).length}` : ""}`,
-    `  holes run ${sampled.length} (${samplingOf(result)}): ${counts(sampled, strata, (h) => h.stratum)}; ${counts(sampled, patterns, (h) => h.pattern)}`,
+    `  holes run ${sampled.length} (${samplingOf(result.caps)}): ${counts(sampled, strata, (h) => h.stratum)}; ${counts(sampled, patterns, (h) => h.pattern)}`,
     row("", { off: "context off", on: "context on" }, "goal (on)"),
   ];
   for (const scenario of SCENARIOS) {
@@ -117,6 +134,7 @@ export function formatCorpus(result: CorpusResult): string[] {
       );
     }
   }
+  lines.push(...memberLines(result), ...declMemberLines(result));
   for (const scenario of SCENARIOS) {
     const { hits, total } = result.changed[scenario];
     lines.push(
@@ -177,6 +195,139 @@ export function formatCorpus(result: CorpusResult): string[] {
   return lines;
 }
 
+/** Whether a language has issue 24's member-recall goals. */
+function memberGoals(language: Language): boolean {
+  return (MEMBER_GOALS.languages as readonly string[]).includes(language);
+}
+
+/** The member-access holes' rows of a corpus's block (context on only: off has no outline to show). */
+function memberLines(result: CorpusResult): string[] {
+  const { found, sampled, observations } = result.members;
+  // A corpus whose member holes come from the declared-type oracle only has those rows instead.
+  if (found.length === 0 && result.declMembers) return [];
+  if (found.length === 0)
+    return [`  member-access holes (x.m, m's type declared in another file): none found`];
+  const figures = memberFiguresOf(observations);
+  const goal = (scenario: Scenario) =>
+    memberGoals(result.corpus.language) ? `≥ ${MEMBER_GOALS[scenario].toFixed(2)} (issue 24)` : "";
+  const lines = [
+    `  member-access holes (x.m, m's type declared in another file): found ${found.length} (${counts(found, RECEIVERS, (h) => h.stratum as (typeof RECEIVERS)[number])}), run ${sampled.length} with context on (${samplingOf(result.members.caps)})`,
+  ];
+  for (const scenario of SCENARIOS) {
+    lines.push(
+      row(
+        `member ${SCENARIO_LABELS[scenario]}`,
+        { off: "-", on: share(figures.recall[scenario].all) },
+        goal(scenario),
+      ),
+    );
+    for (const receiver of RECEIVERS) {
+      const n = sampled.filter((h) => h.stratum === receiver).length;
+      if (n > 0)
+        lines.push(
+          row(`    ${RECEIVER_LABELS[receiver]} (${n})`, {
+            off: "-",
+            on: share(figures.recall[scenario].byStratum[receiver]),
+          }),
+        );
+    }
+  }
+  const selection = figures.selectionMs;
+  lines.push(
+    row("  mean outline tokens / requests with an outline, disk", {
+      off: "-",
+      on: `${fixed(figures.outlineTokens, 0)} / ${figures.outlined.hits}/${figures.outlined.total}`,
+    }),
+    row(
+      "  context selection p50 / p99 (ms), these holes",
+      { off: "-", on: selection ? `${fixed(selection.p50, 2)} / ${fixed(selection.p99, 2)}` : "n/a" },
+      `p50 < ${GOALS.selectionP50Ms}, p99 < ${GOALS.selectionP99Ms}`,
+    ),
+  );
+  return lines;
+}
+
+const DECL_MEMBER_LABELS: Record<Scenario, string> = {
+  disk: "member recall, current file only",
+  tabs: "member recall, type's file + 3 unrelated tabs open",
+};
+
+/** The rows of a corpus's member-access holes of a declared type (Java, C#, C++): none when it has none. */
+function declMemberLines(result: CorpusResult): string[] {
+  const { declMembers: members, corpus } = result;
+  if (!members) return [];
+  const strata = strataOf(corpus.language);
+  const patterns = patternsOf(corpus.language).filter((p) => p === "member" || p === "arrow");
+  const lines = [
+    `  member access of a value (x.m${LANGUAGES[corpus.language].receivers?.operators.includes("->") ? ", x->m" : ""}; x a local, parameter or field whose declared type is a class of another file; m its own member): found ${members.found.length}: ${counts(members.found, strata, (h) => h.stratum)}; ${counts(members.found, patterns, (h) => h.pattern)}`,
+    `  member-access holes run ${members.sampled.length} (${samplingOf(members.caps)}): ${counts(members.sampled, strata, (h) => h.stratum)}`,
+  ];
+  for (const scenario of SCENARIOS) {
+    const cells = (pick: (r: Recall) => Ratio | undefined) =>
+      Object.fromEntries(
+        CONFIGS.map(({ name }) => [name, share(pick(members.recall[name][scenario]))]),
+      ) as Record<ConfigName, string>;
+    lines.push(
+      row(
+        DECL_MEMBER_LABELS[scenario],
+        cells((r) => r.all),
+      ),
+    );
+    for (const stratum of strata) {
+      const n = members.sampled.filter((h) => h.stratum === stratum).length;
+      lines.push(
+        row(
+          `    ${STRATUM_LABELS[stratum]} (${n})`,
+          cells((r) => r.byStratum[stratum]),
+        ),
+      );
+    }
+  }
+  return lines;
+}
+
+/**
+ * One line per corpus with member-access holes of a declared type (Java, C#, C++): recall off → on in both
+ * scenarios (issue 24's goals, {@link MEMBER_GOALS}, marked for the languages they name).
+ */
+export function formatDeclMemberSummary(results: readonly CorpusResult[]): string[] {
+  const withMembers = results.filter((r) => r.declMembers);
+  if (withMembers.length === 0) return [];
+  const rows = withMembers.map((r) => {
+    const m = r.declMembers!;
+    const cell = (scenario: Scenario) =>
+      offOn(
+        share(m.recall.off[scenario].all),
+        share(m.recall.on[scenario].all),
+        memberGoals(r.corpus.language)
+          ? ratioOk(m.recall.on[scenario].all, MEMBER_GOALS[scenario])
+          : undefined,
+      );
+    return [
+      r.corpus.language,
+      `${r.corpus.name}${r.corpus.role === "tuning" ? " (tuning)" : ""}`,
+      String(m.sampled.length),
+      cell("disk"),
+      cell("tabs"),
+    ];
+  });
+  const headings = [
+    "language",
+    "corpus",
+    "holes",
+    "member recall, current file only",
+    "member recall, with tabs",
+  ];
+  const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (values: readonly string[]) =>
+    `  ${values.map((v, i) => (i < 2 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join("  ")}`.trimEnd();
+  return [
+    `member access summary (of a declared type: Java, C#, C++), context off → on; ✓/✗ against issue 24's goals on "on" in the languages it names (${MEMBER_GOALS.languages.join(", ")}): ≥ ${MEMBER_GOALS.disk} (current file only) and ≥ ${MEMBER_GOALS.tabs} (with the type's file open)`,
+    line(headings),
+    ...rows.map(line),
+  ];
+}
+
 /** `off → on`, with ✓ or ✗ for `on` against a goal (none: no mark). */
 function offOn(off: string, on: string, ok?: boolean): string {
   return `${off} → ${on}${ok === undefined ? "" : ok ? " ✓" : " ✗"}`;
@@ -208,6 +359,24 @@ const SUMMARY_COLUMNS: readonly SummaryColumn[] = [
       },
     }),
   ),
+  ...SCENARIOS.map(
+    (scenario): SummaryColumn => ({
+      heading: scenario === "disk" ? "member recall, file only" : "member recall, tabs",
+      cell: (r) => {
+        if (r.members.sampled.length === 0) return "n/a";
+        const recall = memberFiguresOf(r.members.observations).recall[scenario].all;
+        const goal = memberGoals(r.corpus.language) ? ratioOk(recall, MEMBER_GOALS[scenario]) : undefined;
+        return `${share(recall)}${goal === undefined ? "" : goal ? " ✓" : " ✗"} (${recall.total})`;
+      },
+    }),
+  ),
+  {
+    heading: "outline tokens",
+    cell: (r) =>
+      r.members.sampled.length === 0
+        ? "n/a"
+        : fixed(memberFiguresOf(r.members.observations).outlineTokens, 0),
+  },
   {
     heading: "over budget",
     cell: (r) => {
@@ -254,7 +423,7 @@ export function formatSummary(results: readonly CorpusResult[]): string[] {
   const line = (values: readonly string[]) =>
     `  ${values.map((v, i) => (i < 2 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join("  ")}`.trimEnd();
   const lines = [
-    `summary, context off → on; ✓/✗ against the goals on "on": recall ≥ ${GOALS.recallDisk} (current file only) and ≥ ${GOALS.recallTabs} (with tabs) where there are imports to follow (both ≥ ${GOALS.recallPythonRust} in Python and Rust), ≥ ${GOALS.recallDiskByName} and ≥ ${GOALS.recallTabsByName} by name (C#); no request over the budget; cache hits ≥ ${100 * GOALS.cacheHits} %; selection p50 < ${GOALS.selectionP50Ms} ms and p99 < ${GOALS.selectionP99Ms} ms`,
+    `summary, context off → on; ✓/✗ against the goals on "on": recall ≥ ${GOALS.recallDisk} (current file only) and ≥ ${GOALS.recallTabs} (with tabs) where there are imports to follow (both ≥ ${GOALS.recallPythonRust} in Python and Rust), ≥ ${GOALS.recallDiskByName} and ≥ ${GOALS.recallTabsByName} by name (C#); no request over the budget; cache hits ≥ ${100 * GOALS.cacheHits} %; selection p50 < ${GOALS.selectionP50Ms} ms and p99 < ${GOALS.selectionP99Ms} ms; member recall (context on only, holes run in brackets) ≥ ${MEMBER_GOALS.disk} and ≥ ${MEMBER_GOALS.tabs} in ${MEMBER_GOALS.languages.join(", ")}`,
     line(SUMMARY_COLUMNS.map((c) => c.heading)),
     ...cells.map(line),
   ];

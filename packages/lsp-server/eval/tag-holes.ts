@@ -14,7 +14,7 @@ const MIN_NAME = 3;
  * standard library has (collections, strings, streams, iterators), which a call on an object of a library type
  * means far more often than the corpus's own.
  */
-const TOO_COMMON: ReadonlySet<string> = new Set(
+export const TOO_COMMON: ReadonlySet<string> = new Set(
   [
     "new init __init__ initialize __construct constructor main",
     "add get set put size len length count append extend insert remove erase clear empty isEmpty contains",
@@ -73,15 +73,7 @@ export function findTagHoles(
     },
   };
   const reach = new ReachIndex(language, view);
-  const linesOf = new Map<string, string[]>();
-  const declarationText = (file: string, line: number) => {
-    let lines = linesOf.get(file);
-    if (!lines) {
-      lines = (read(file) ?? "").split("\n");
-      linesOf.set(file, lines);
-    }
-    return (lines[line - 1] ?? "").trim();
-  };
+  const declarationText = trimmedLines(read);
   const declarationsOf = new Map<string, DeclarationLine[]>();
   const declarationLines = (name: string): DeclarationLine[] => {
     let found = declarationsOf.get(name);
@@ -369,15 +361,33 @@ function qualifierOf(code: string, start: number): Qualifier | undefined {
 // Line arithmetic of the oracle's own (the server's TextLines is alike): the oracle imports nothing of the server's
 // context code, which is what it measures.
 
+/**
+ * A reader of corpus files' lines by ctags' 1-based line number, trimmed ("" past the end), each file read and
+ * split once.
+ */
+export function trimmedLines(
+  read: (file: string) => string | undefined,
+): (file: string, line: number) => string {
+  const split = new Map<string, string[]>();
+  return (file, line) => {
+    let lines = split.get(file);
+    if (!lines) {
+      lines = (read(file) ?? "").split("\n");
+      split.set(file, lines);
+    }
+    return (lines[line - 1] ?? "").trim();
+  };
+}
+
 /** The offset of each line's start (lines split at `\n`, as ctags counts them). */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
 }
 
 /** The 0-based line holding an offset. */
-function lineAt(starts: readonly number[], offset: number): number {
+export function lineAt(starts: readonly number[], offset: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {

@@ -4,13 +4,13 @@ if vim.g.loaded_infill then
 end
 vim.g.loaded_infill = true
 
-local subcommands = { "disable", "enable", "log", "status", "toggle" }
+local subcommands = { "disable", "enable", "log", "nextedit", "status", "toggle" }
 
 vim.api.nvim_create_user_command("Infill", function(args)
   require("infill").command(args)
 end, {
   nargs = "?",
-  desc = "infill: status | enable | disable | toggle | log",
+  desc = "infill: status | enable | disable | toggle | log | nextedit",
   complete = function(arglead)
     return vim.tbl_filter(function(name)
       return vim.startswith(name, arglead)

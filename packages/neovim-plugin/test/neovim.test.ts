@@ -8,6 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +16,7 @@ import { promisify } from "node:util";
 import { type Sim, startSim } from "@infill/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTEXT_PROJECTS, type ContextProject, openFile } from "./context-projects.js";
+import { MAIL_CLIENT_MEMBERS, TYPE_DEFINITIONS_PROJECT } from "./type-definitions-project.js";
 
 // Runs the Lua specs under test/spec (unit), test/e2e (the plugin launching the built infill-lsp against
 // @infill/sim) and test/install (the README's lazy.nvim spec installing from a clone of this repository) in real
@@ -36,8 +38,10 @@ const specs = (dir: string) =>
     .map((name) => `test/${dir}/${name}`);
 /** The e2e spec whose project the test writes and whose request to the sim it checks (repository context). */
 const CONTEXT_SPEC = "test/e2e/context_spec.lua";
+/** The e2e spec that runs with typescript-language-server beside infill (types from the editor). */
+const TYPE_DEFINITIONS_SPEC = "test/e2e/type_definitions_spec.lua";
 const unitSpecs = specs("spec");
-const e2eSpecs = specs("e2e").filter((spec) => spec !== CONTEXT_SPEC);
+const e2eSpecs = specs("e2e").filter((spec) => spec !== CONTEXT_SPEC && spec !== TYPE_DEFINITIONS_SPEC);
 const installSpecs = specs("install");
 
 /** Only Lua cases whose name contains this run (for debugging); then a spec file may run none. */
@@ -48,6 +52,14 @@ const WITHOUT_KEY = new Set(["test/e2e/missing_key_spec.lua"]);
 
 /** The spec that runs against a sim taking 20 ms a token, so that a block streams line by line. */
 const STREAM_SPEC = "test/e2e/stream_spec.lua";
+
+/** The spec that walks through a rename with next edits (the sim's edit model answers the chat requests). */
+const NEXT_EDIT_SPEC = "test/e2e/next_edit_spec.lua";
+
+/** The sim's chat requests (next edits; completions are FIM requests with a `prompt`). */
+const chatRequests = (log: Sim | undefined) =>
+  log?.requests.filter((r) => Array.isArray((r.body as { messages?: unknown } | undefined)?.messages))
+    .length ?? 0;
 
 interface CaseResult {
   name: string;
@@ -248,7 +260,12 @@ describe.each(VERSIONS)("%s", (version) => {
       }
       const aborted = () => slowSim?.requests.filter((r) => r.aborted).length ?? 0;
       const abortedBefore = aborted();
+      const chatBefore = chatRequests(sim);
       expectPassed(await runSpec(version, spec), spec);
+      // The rename's other two sites came from one upstream answer (after the first accept the server served the
+      // second from memory), one more asks for more once the rename is finished, and one after the spec's undo:
+      // without the memory there would be four.
+      if (spec === NEXT_EDIT_SPEC && !filter) expect(chatRequests(sim) - chatBefore).toBeLessThanOrEqual(3);
       // Typing on and dismissing stopped the sim's streams, as the spec saw the server say.
       if (spec === STREAM_SPEC && !filter) expect(aborted() - abortedBefore).toBeGreaterThanOrEqual(2);
     },
@@ -293,6 +310,50 @@ describe.each(VERSIONS)("%s", (version) => {
           );
         }
       }
+    },
+  );
+
+  // Types from the editor (issue 24), in 0.10 and 0.12: a real second language server, typescript-language-server over
+  // tsserver, both from this package's devDependencies.
+  it.for([TYPE_DEFINITIONS_SPEC])(
+    "e2e: %s: tsserver locates `mail`'s type through infill/typeDefinitions, and MailClient reaches the request",
+    { timeout: RUN_TIMEOUT_MS + 5_000 },
+    async (spec) => {
+      const dir = join(scratch, `type-definitions-${version}`);
+      for (const [rel, text] of Object.entries(TYPE_DEFINITIONS_PROJECT)) {
+        mkdirSync(dirname(join(dir, rel)), { recursive: true });
+        writeFileSync(join(dir, rel), text);
+      }
+      const resolve = createRequire(join(pluginRoot, "package.json")).resolve;
+      const from = sim?.requests.length ?? 0;
+      expectPassed(
+        await runSpec(version, spec, {
+          INFILL_TEST_PROJECT: dir,
+          INFILL_TEST_TSLS: join(
+            dirname(resolve("typescript-language-server/package.json")),
+            "lib",
+            "cli.mjs",
+          ),
+          INFILL_TEST_TSSERVER: resolve("typescript/lib/tsserver.js"),
+          // tsserver loads the project (and TypeScript's own lib files) on its first request: seconds on a busy
+          // machine.
+          INFILL_TEST_TIMEOUT: String(RUN_TIMEOUT_MS - 5_000),
+        }),
+        spec,
+      );
+      const prompts = (sim?.requests.slice(from) ?? [])
+        .map((request) => (request.body as { prompt?: string }).prompt ?? "")
+        .filter((prompt) => prompt.endsWith("  await mail."));
+      expect(prompts.length, "requests with the cursor after `mail.`").toBeGreaterThan(0);
+      const [block = ""] = prompts.at(-1)!.split("// src/app.ts\n");
+      expect(block).toContain("// src/client.ts\n");
+      for (const member of MAIL_CLIENT_MEMBERS) expect(block).toContain(member);
+      const { typeDefinitionsMs } = JSON.parse(readFileSync(join(dir, "figures.json"), "utf8")) as {
+        typeDefinitionsMs: number;
+      };
+      console.log(
+        `infill/typeDefinitions through Neovim ${version} to tsserver and back: ${typeDefinitionsMs.toFixed(1)} ms`,
+      );
     },
   );
 

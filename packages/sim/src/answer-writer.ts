@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Answer, Dialect } from "./dialects/dialect.js";
+import type { Answer, Route } from "./dialects/dialect.js";
 import type { Exchange } from "./exchange.js";
 
 // How a simulator writes a response at a provider's pace: the latency before the first byte (with keep-alive lines
@@ -54,13 +54,11 @@ export interface Pace {
   keepAliveIntervalMs: number;
 }
 
-/** Writes a dialect's responses on exchanges at a simulator's pace. */
+/** Writes a dialect's responses on exchanges at a simulator's pace, each in the shape of the route it answers. */
 export class AnswerWriter {
-  readonly #dialect: Dialect;
   readonly #pace: Pace;
 
-  constructor(dialect: Dialect, pace: Pace) {
-    this.#dialect = dialect;
+  constructor(pace: Pace) {
     this.#pace = pace;
   }
 
@@ -79,10 +77,10 @@ export class AnswerWriter {
   }
 
   /** Sends a whole answer after the latency and its tokens' time; half of it, then the connection ends, on a cut. */
-  async respond(exchange: Exchange, answer: Answer, cut: number | undefined): Promise<void> {
-    const body = JSON.stringify(this.#dialect.body(answer));
+  async respond(exchange: Exchange, route: Route, answer: Answer, cut: number | undefined): Promise<void> {
+    const body = JSON.stringify(route.body(answer));
     const json = { "content-type": JSON_TYPE };
-    if (!(await this.#latency(exchange, 200, json, this.#dialect.keepAlive?.json))) return;
+    if (!(await this.#latency(exchange, 200, json, route.keepAlive?.json))) return;
     if (!(await exchange.wait(this.#pace.tokenMs * answer.generation.tokens.length))) return;
     if (!exchange.res.headersSent) {
       exchange.writeHead(200, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
@@ -94,20 +92,20 @@ export class AnswerWriter {
   /** Streams an answer's events after the latency, a token's time apart, as far as a fault lets it ({@link streamPlan}). */
   async stream(
     exchange: Exchange,
+    route: Route,
     answer: Answer,
     cut: number | undefined,
     streamError: number | undefined,
   ): Promise<void> {
-    const dialect = this.#dialect;
-    const { events, trailing } = dialect.events(answer);
-    const headers = dialect.streamHeaders;
-    if (!(await this.#latency(exchange, 200, headers, dialect.keepAlive?.stream))) return;
+    const { events, trailing } = route.events(answer);
+    const headers = route.streamHeaders;
+    if (!(await this.#latency(exchange, 200, headers, route.keepAlive?.stream))) return;
     if (!exchange.res.headersSent) exchange.writeHead(200, headers);
     const plan = streamPlan(events.length, cut, streamError);
     const sent = plan.sent;
-    // What ends the stream: the dialect's end, its in-stream error, or (cut) nothing at all.
+    // What ends the stream: the route's end, its in-stream error, or (cut) nothing at all.
     const end =
-      plan.end === "drop" ? undefined : plan.end === "error" ? dialect.streamError() : dialect.streamEnd;
+      plan.end === "drop" ? undefined : plan.end === "error" ? route.streamError() : route.streamEnd;
     // A cut before the first chunk still answers with the status line and headers.
     if (sent === 0) exchange.res.flushHeaders();
     const tokens = answer.generation.tokens.length;

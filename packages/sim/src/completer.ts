@@ -1,12 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Answer, Dialect, SimCompletionRequest } from "./dialects/dialect.js";
-import { generate } from "./generate.js";
+import { decode, generate } from "./generate.js";
+import { answerEdit } from "./next-edit/answer-edit.js";
 import { PrefixCache, unitKeys } from "./prefix-cache.js";
 import { SlotCache } from "./slot-cache.js";
 import { TokenCache } from "./token-cache.js";
 
 // What a simulator answers a valid request with: its tokens, the prompt cache's hit as the dialect counts it
-// (DeepSeek's 64-token units per key, llama.cpp's one slot), and the completion prompt lookup generates.
+// (DeepSeek's 64-token units per key, llama.cpp's one slot), and the completion prompt lookup generates (or, for a
+// next edit, the edit model's text).
+
+/** What a thinking model "thinks" before a next edit: a nominal text, so that thinking costs tokens as it does. */
+const THINKING =
+  "The user renamed a symbol and is likely to carry the change to its other uses in the region.";
 
 /** Turns checked requests into answers, with the caches a simulator keeps between requests. */
 export class Completer {
@@ -41,15 +47,19 @@ export class Completer {
     } else if (this.#dialect.cache === "slot") {
       hit = this.#slot.reuse(promptTokens, suffixTokens ?? []);
     }
-    const generation = generate({
-      prompt: request.prompt,
-      suffix,
-      maxTokens: request.maxTokens,
-      stop: request.stop,
-      promptTokens,
-      writeOn: this.#writeOn,
-      temperature: request.temperature,
-    });
+    const edit = request.edit;
+    const generation =
+      edit === undefined
+        ? generate({
+            prompt: request.prompt,
+            suffix,
+            maxTokens: request.maxTokens,
+            stop: request.stop,
+            promptTokens,
+            writeOn: this.#writeOn,
+            temperature: request.temperature,
+          })
+        : decode(answerEdit(edit.input), request.stop, request.maxTokens, "edit");
     return {
       id: randomUUID(),
       created: Math.floor(Date.now() / 1000),
@@ -61,6 +71,7 @@ export class Completer {
       promptTokens: promptTokenCount,
       cacheHitTokens: hit,
       includeUsage: request.includeUsage,
+      reasoning: edit?.thinking ? THINKING : "",
     };
   }
 }

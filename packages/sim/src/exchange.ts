@@ -19,9 +19,11 @@ export class Exchange {
   readonly #cancels = new Set<() => void>();
   readonly #settle: () => void;
 
+  /** @param path the request's path, without its query. */
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
+    path: string,
   ) {
     let settle = noop;
     const closed = new Promise<void>((resolve) => {
@@ -30,6 +32,7 @@ export class Exchange {
     this.#settle = settle;
     const receivedAt = performance.timeOrigin + performance.now();
     this.record = {
+      path,
       body: undefined,
       headers: req.headers,
       receivedAt,

@@ -35,8 +35,8 @@ export interface Generation {
   tokens: readonly string[];
   /** `"length"` when `maxTokens` cut the text, otherwise `"stop"`. */
   finishReason: FinishReason;
-  /** Where the text came from: a prompt-lookup copy, or the no-match filler. */
-  source: "prompt" | "suffix" | "filler";
+  /** Where the text came from: a prompt-lookup copy, the no-match filler, or the edit model (a next edit). */
+  source: "prompt" | "suffix" | "filler" | "edit";
 }
 
 /**
@@ -53,20 +53,34 @@ export function generate(input: GenerateInput): Generation {
     input.writeOn,
     Math.round(2 * (input.temperature ?? 0)),
   );
-  let text = copy?.text ?? filler(input.prompt, suffix);
+  const text = copy?.text ?? filler(input.prompt, suffix);
+  return decode(text, input.stop ?? [], input.maxTokens, copy?.from ?? "filler");
+}
+
+/**
+ * What a decoder makes of a text the model would write: cut before the first stop sequence found (empty ones are
+ * ignored), then at `maxTokens` tokens (`"length"`).
+ */
+export function decode(
+  written: string,
+  stop: readonly string[],
+  maxTokens: number,
+  source: Generation["source"],
+): Generation {
+  let text = written;
   let cut = -1;
-  for (const stop of input.stop ?? []) {
-    if (stop === "") continue;
-    const at = text.indexOf(stop);
+  for (const sequence of stop) {
+    if (sequence === "") continue;
+    const at = text.indexOf(sequence);
     if (at !== -1 && (cut === -1 || at < cut)) cut = at;
   }
   if (cut !== -1) text = text.slice(0, cut);
   let tokens = tokenize(text);
   let finishReason: FinishReason = "stop";
-  if (tokens.length > input.maxTokens) {
-    tokens = tokens.slice(0, input.maxTokens);
+  if (tokens.length > maxTokens) {
+    tokens = tokens.slice(0, maxTokens);
     text = tokens.join("");
     finishReason = "length";
   }
-  return { text, tokens, finishReason, source: copy?.from ?? "filler" };
+  return { text, tokens, finishReason, source };
 }

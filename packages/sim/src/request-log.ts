@@ -3,8 +3,13 @@ import type { IncomingHttpHeaders } from "node:http";
 // What the simulator tells a test about the requests it received: one record each, and the log that keeps the
 // latest of them (Sim.requests).
 
-/** One request the simulator received on its completion endpoint, as it saw and answered it. */
+/** One request the simulator received on one of its endpoints, as it saw and answered it. */
 export interface SimRequest {
+  /**
+   * The path it was sent to, without a query: `/beta/completions` (FIM), `/beta/chat/completions` (a next edit),
+   * `/api/generate`, `/api/chat`, `/completion`…
+   */
+  path: string;
   /** The parsed JSON body; `undefined` when it did not parse (or has not been read yet). */
   body: unknown;
   /** The request headers, as received. */

@@ -19,9 +19,9 @@ export interface Sim {
   url: string;
   /** The dialect it speaks. */
   dialect: DialectName;
-  /** Every request to the completion endpoint, in arrival order. */
+  /** Every request to its endpoints (FIM and next edit; see `SimRequest.path`), in arrival order. */
   requests: SimRequest[];
-  /** The most requests to the completion endpoint that were being answered at the same time, so far. */
+  /** The most requests to its endpoints that were being answered at the same time, so far. */
   readonly peakConcurrency: number;
   /**
    * TCP connections accepted so far (with `connectDelayMs`, counted when accepted, before the delay): whether a
@@ -42,7 +42,8 @@ export function baseUrl(host: string, port: number, basePath = "/beta"): string 
 /**
  * Starts a local server that behaves like DeepSeek's FIM Completion (Beta) endpoint,
  * `POST /beta/completions` (or, with `dialect`, like another provider's FIM endpoint), with
- * deterministic prompt-lookup completions.
+ * deterministic prompt-lookup completions; and like its next-edit endpoints (DeepSeek's
+ * `POST /beta/chat/completions` with Chat Prefix Completion, a raw completion, a chat), answered by the edit model.
  *
  * @example
  * const sim = await startSim({ apiKey: "sk-test" });

@@ -3,14 +3,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Admission } from "./admission.js";
 import { AnswerWriter, sendJson } from "./answer-writer.js";
 import { Completer } from "./completer.js";
-import type { Dialect } from "./dialects/dialect.js";
+import type { Dialect, Route } from "./dialects/dialect.js";
 import { Exchange } from "./exchange.js";
 import { DEFAULT_CUT_AFTER_CHUNKS, FaultQueue } from "./faults.js";
 import { RequestLog, type SimRequest } from "./request-log.js";
 import { type SimOptions, simSettings } from "./sim-options.js";
 
-// The request handler of a simulator: routes a request to the dialect's endpoint, reads its body, and answers it
-// in the order a provider would decide: the queued fault, the key, the body, the limits, then the completion.
+// The request handler of a simulator: routes a request to one of the dialect's endpoints (its FIM one, its
+// next-edit ones), reads its body, and answers it in the order a provider would decide: the queued fault, the key,
+// the body, the limits, then the completion.
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const noop = (): void => {};
@@ -20,7 +21,8 @@ export class Simulator {
   readonly faults = new FaultQueue();
   readonly dialect: Dialect;
   readonly #log: RequestLog;
-  readonly #route: string;
+  /** The dialect's routes by their full path (`/beta/completions`, `/beta/chat/completions`…). */
+  readonly #routes: ReadonlyMap<string, Route>;
   readonly #fim: boolean;
   readonly #apiKey: string | undefined;
   readonly #admission: Admission<Exchange>;
@@ -31,7 +33,10 @@ export class Simulator {
   constructor(options: SimOptions) {
     const settings = simSettings(options);
     this.dialect = settings.dialect;
-    this.#route = this.dialect.basePath + this.dialect.endpoint;
+    const dialect = this.dialect;
+    this.#routes = new Map(
+      [dialect, ...dialect.editRoutes].map((route) => [dialect.basePath + route.endpoint, route] as const),
+    );
     this.#fim = settings.fim;
     this.#apiKey = settings.apiKey;
     this.#log = new RequestLog(settings.keepRequests);
@@ -41,11 +46,11 @@ export class Simulator {
       settings.tokenWindowMs,
     );
     this.#completer = new Completer(this.dialect, settings.writeOn);
-    this.#writer = new AnswerWriter(this.dialect, settings);
+    this.#writer = new AnswerWriter(settings);
     this.faults.push(...(options.faults ?? []));
   }
 
-  /** The records of the latest requests to the completion endpoint (see {@link RequestLog}). */
+  /** The records of the latest requests to the dialect's endpoints (see {@link RequestLog}). */
   get requests(): SimRequest[] {
     return this.#log.records;
   }
@@ -61,8 +66,9 @@ export class Simulator {
     req.on("error", noop);
     const dialect = this.dialect;
     res.setHeader(dialect.requestIdHeader, randomUUID());
-    const path = (req.url ?? "/").split("?", 1)[0];
-    if (path !== this.#route) {
+    const path = (req.url ?? "/").split("?", 1)[0] as string;
+    const route = this.#routes.get(path);
+    if (route === undefined) {
       req.resume();
       sendJson(res, 404, dialect.errorBody(404, `Not Found: no route for ${req.method} ${path}`));
       return;
@@ -73,7 +79,7 @@ export class Simulator {
       sendJson(res, 405, dialect.errorBody(405, `Method Not Allowed: ${path} accepts POST only`));
       return;
     }
-    const exchange = new Exchange(req, res);
+    const exchange = new Exchange(req, res, path);
     this.#log.add(exchange.record);
     // Over the limit, DeepSeek answers 429 at once; such a request does not count as one being answered.
     const overLimit = !this.#admission.enter(exchange);
@@ -98,7 +104,7 @@ export class Simulator {
         this.#writer.json(exchange, 429, dialect.errorBody(429));
         return;
       }
-      this.#answer(exchange, Buffer.concat(chunks, size).toString("utf8")).catch((error: unknown) => {
+      this.#answer(exchange, route, Buffer.concat(chunks, size).toString("utf8")).catch((error: unknown) => {
         // A bug in the simulator must not take the test run down with it; answer 500 when still possible.
         if (!exchange.res.headersSent && !exchange.done) {
           this.#writer.json(exchange, 500, dialect.errorBody(500, `Server Error: ${String(error)}`));
@@ -109,8 +115,8 @@ export class Simulator {
     });
   };
 
-  /** Answers a request to the completion endpoint whose body is `raw`. */
-  async #answer(exchange: Exchange, raw: string): Promise<void> {
+  /** Answers a request to one of the dialect's endpoints whose body is `raw`. */
+  async #answer(exchange: Exchange, route: Route, raw: string): Promise<void> {
     const dialect = this.dialect;
     let parsed = true;
     try {
@@ -150,7 +156,7 @@ export class Simulator {
       this.#writer.json(exchange, status, body, cut);
       return;
     }
-    const request = dialect.parse(exchange.record.body, this.#fim);
+    const request = route.parse(exchange.record.body, this.#fim);
     if (!request.ok) {
       this.#writer.json(exchange, request.status, request.body, cut);
       return;
@@ -164,12 +170,12 @@ export class Simulator {
       return;
     }
     if (request.request.stream) {
-      await this.#writer.stream(exchange, answer, cut, streamError);
+      await this.#writer.stream(exchange, route, answer, cut, streamError);
     } else if (streamError !== undefined) {
       // Not streaming: the error body comes under a 200, as a proxy or a provider that failed late sends it.
       this.#writer.json(exchange, 200, dialect.errorBody(500));
     } else {
-      await this.#writer.respond(exchange, answer, cut);
+      await this.#writer.respond(exchange, route, answer, cut);
     }
   }
 

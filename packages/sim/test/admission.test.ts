@@ -44,6 +44,7 @@ describe("Admission", () => {
 
 describe("RequestLog", () => {
   const record = (n: number): SimRequest => ({
+    path: "/beta/completions",
     body: n,
     headers: {},
     receivedAt: n,

@@ -14,7 +14,8 @@ describe("routing", () => {
     ["POST", "/beta/completions/"],
     ["POST", "/completions"],
     ["POST", "/v1/completions"],
-    ["POST", "/beta/chat/completions"],
+    ["POST", "/chat/completions"],
+    ["POST", "/v1/chat/completions"],
     ["GET", "/beta/models"],
     ["GET", "/"],
   ])("%s %s: 404 with a JSON error body", async (method, path) => {

@@ -68,6 +68,11 @@ export function isFailure<T extends object>(result: T | BatchFailure): result is
   return "error" in result;
 }
 
+/** Whether a record's id can be used: a non-empty string or a safe integer. */
+export function isBatchId(id: unknown): id is BatchId {
+  return (typeof id === "string" && id !== "") || Number.isSafeInteger(id);
+}
+
 /** The key of an id in sets and maps: its JSON text, so `1` and `"1"` are two ids. */
 export function idKey(id: BatchId): string {
   return JSON.stringify(id);
@@ -76,12 +81,11 @@ export function idKey(id: BatchId): string {
 /** A record read from the input: what to send and what the batch needs to know about it. */
 export interface CheckedRecord {
   id: BatchId;
-  key: string;
   /** Its input line (1-based), or its position among the requests. */
   line: number;
-  /** The request to send (no id; the model filled in when the record named none). */
-  request: Record<string, unknown>;
-  /** The model it goes to; undefined when the provider serves its own (llama.cpp). */
+  /** The record as read, its id included: the target's prepare() makes the request of it. */
+  record: Record<string, unknown>;
+  /** The model it goes to (its own, else the default); undefined when the provider serves its own (llama.cpp). */
   model: string | undefined;
   /** Characters of its prompt, suffix and context, for the token estimate. */
   chars: number;
@@ -90,8 +94,8 @@ export interface CheckedRecord {
 }
 
 /**
- * Reads an input record: an object with a usable `id`; the rest is the request, with `model` filled in when it names
- * none. The request itself is not checked here (see checkRecord): the client checks it again before sending.
+ * Reads an input record: an object with a usable `id`; the rest is the request, whose `model` is `model` when it
+ * names none. The request itself is not checked here (see checkRecord), nor copied.
  *
  * @param line the record's line (1-based), named in failures.
  * @param model the model for records that name none; undefined to leave it to the client.
@@ -104,28 +108,22 @@ export function readRecord(
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
     return invalid(null, line, `line ${line}: a record must be a JSON object with an id and a prompt`);
   }
-  const { id } = record as { id?: unknown };
-  if (!(typeof id === "string" && id !== "") && !Number.isSafeInteger(id)) {
+  const fields = record as Record<string, unknown>;
+  const id = fields.id;
+  if (!isBatchId(id)) {
     const what =
       id === undefined ? "has no id" : "has an id that is neither a non-empty string nor an integer";
     return invalid(null, line, `line ${line}: the record ${what}`);
   }
-  // Copied key by key: an object rest and a spread cost more than the rest of the batch's own work on a request.
-  const request: Record<string, unknown> = {};
-  for (const key in record) {
-    if (key !== "id" && Object.hasOwn(record, key)) request[key] = (record as Record<string, unknown>)[key];
-  }
-  if (request.model === undefined && model !== undefined) request.model = model;
-  const context = request.context as { text?: unknown } | null | undefined;
-  const chars = length(request.prompt) + length(request.suffix) + length(context?.text);
+  const named = fields.model === undefined ? model : fields.model;
+  const context = fields.context as { text?: unknown } | null | undefined;
   return {
-    id: id as BatchId,
-    key: idKey(id as BatchId),
+    id,
     line,
-    request,
-    model: typeof request.model === "string" ? request.model : undefined,
-    chars,
-    maxTokens: typeof request.max_tokens === "number" ? request.max_tokens : undefined,
+    record: fields,
+    model: typeof named === "string" ? named : undefined,
+    chars: length(fields.prompt) + length(fields.suffix) + length(context?.text),
+    maxTokens: typeof fields.max_tokens === "number" ? fields.max_tokens : undefined,
   };
 }
 
@@ -144,7 +142,7 @@ export function checkRecord(
   const read = readRecord(record, line, model ?? target.defaultModel);
   if (isFailure(read)) return read;
   try {
-    target.check(read.request);
+    target.prepare(read.record, model ?? target.defaultModel);
   } catch (error) {
     return invalidRequest(read, error);
   }
@@ -162,6 +160,15 @@ function length(text: unknown): number {
   return typeof text === "string" ? text.length : 0;
 }
 
+/** Parses one input line: its record, or the failure of a line that is not JSON. */
+export function parseLine(text: string, line: number): { record: unknown } | BatchFailure {
+  try {
+    return { record: JSON.parse(text) };
+  } catch (error) {
+    return invalid(null, line, `line ${line}: not JSON (${(error as Error).message})`);
+  }
+}
+
 /** Reads and checks one input line (see {@link checkRecord}): a line that is not JSON is a failure too. */
 export function checkLine(
   text: string,
@@ -169,13 +176,30 @@ export function checkLine(
   target: BatchTarget,
   model: string | undefined,
 ): CheckedRecord | BatchFailure {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return invalid(null, line, `line ${line}: not JSON (${(error as Error).message})`);
-  }
-  return checkRecord(record, line, target, model);
+  const parsed = parseLine(text, line);
+  return isFailure(parsed) ? parsed : checkRecord(parsed.record, line, target, model);
+}
+
+/** The record of an answer. @param latencyMs from sending the request to its whole answer. */
+export function answerOf(
+  id: BatchId,
+  answer: {
+    text: string;
+    finish_reason: string | null;
+    usage: Usage | undefined;
+    logprobs?: Logprobs | undefined;
+  },
+  latencyMs: number,
+): BatchAnswer {
+  const result: BatchAnswer = {
+    id,
+    text: answer.text,
+    finish_reason: answer.finish_reason,
+    usage: answer.usage ?? null,
+    latency_ms: Math.round(latencyMs),
+  };
+  if (answer.logprobs !== undefined) result.logprobs = answer.logprobs;
+  return result;
 }
 
 /** The failure record of an input record that is not a request. */

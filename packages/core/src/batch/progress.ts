@@ -117,6 +117,10 @@ export interface RunSummary {
   last_error: string | null;
   /** The process's peak resident memory (bytes). */
   peak_rss_bytes: number;
+  /** The process's CPU time, user and system, since it started (ms). */
+  cpu_ms: number;
+  /** The shard this run took (`--shard`), or null for the whole input. */
+  shard: { index: number; count: number } | null;
 }
 
 /** The summary's figures from a run's last progress. */
@@ -128,6 +132,7 @@ export function summarize(
     highestConcurrency: number;
     interrupted: boolean;
     lastError?: string | undefined;
+    shard?: { index: number; count: number } | undefined;
   },
 ): RunSummary {
   const done = figures.answered + figures.failed;
@@ -159,13 +164,21 @@ export function summarize(
         : (figures.stopped ?? null),
     last_error: extra.lastError ?? null,
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    cpu_ms: Math.round(cpuMs()),
+    shard: extra.shard === undefined ? null : { index: extra.shard.index, count: extra.shard.count },
   };
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The summary for people: a few lines. */
 export function formatSummary(summary: RunSummary): string {
   const lines = [
-    `infill batch: ${formatCount(summary.answered)} answered, ${formatCount(summary.failed)} errors` +
+    `infill batch${summary.shard === null ? "" : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ` +
+      `${formatCount(summary.answered)} answered, ${formatCount(summary.failed)} errors` +
       `${summary.invalid > 0 ? ` (${formatCount(summary.invalid)} bad input lines)` : ""}` +
       `${summary.not_sent > 0 ? `, ${formatCount(summary.not_sent)} not sent` : ""}` +
       `${summary.skipped > 0 ? `, ${formatCount(summary.skipped)} already answered` : ""}` +

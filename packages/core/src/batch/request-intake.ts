@@ -1,14 +1,35 @@
 import { type ModelPrice, priceOf } from "../prices.js";
 import type { Ticket } from "./aimd.js";
-import { type BatchFailure, type CheckedRecord, invalid, readRecord } from "./batch-record.js";
+import {
+  type BatchFailure,
+  type BatchId,
+  idKey,
+  invalid,
+  invalidRequest,
+  isFailure,
+  readRecord,
+} from "./batch-record.js";
+import type { BatchTarget } from "./batch-target.js";
 import { estimateTokens, FIM_MAX_TOKENS, worstCaseCost } from "./cost-estimate.js";
+import { inputKey } from "./resume.js";
+import { type BatchShard, shardOf } from "./shard.js";
 
-// How an input record of a batch becomes a request on its way: read and checked, refused when its id came before
-// or when the cost cap cannot bound it, and given the estimates the limits count it by. Pure: records in, requests
-// or failures out.
+// How an input record of a batch becomes a request on its way: read, checked and made ready to send by the
+// target, refused when its id came before or when the cost cap cannot bound it, and given the estimates the limits
+// count it by; a record of another shard is passed over. Records in, requests or failures out; the target's
+// prepare() is its only call out, and it does no I/O.
 
 /** One request on its way: the checked record and how it has fared. */
-export interface Pending extends CheckedRecord {
+export interface Pending {
+  id: BatchId;
+  /** Its input line (1-based), or its position among the requests. */
+  line: number;
+  /** What the target sends (see BatchTarget.prepare). */
+  prepared: unknown;
+  /** The model it goes to; undefined when the provider serves its own (llama.cpp). */
+  model: string | undefined;
+  /** Its `max_tokens`, when set. */
+  maxTokens: number | undefined;
   price: ModelPrice | undefined;
   /** Estimated prompt tokens. */
   promptTokens: number;
@@ -23,68 +44,79 @@ export interface Pending extends CheckedRecord {
   ticket: Ticket | undefined;
 }
 
+/** Options of {@link RequestIntake}. */
+export interface IntakeOptions {
+  /** The model of records that name none; undefined to leave it to the provider. */
+  model: string | undefined;
+  /** Prices that correct or add to the list prices. */
+  prices: Readonly<Record<string, ModelPrice>>;
+  /** Whether a request needs a known price (a cost cap is set). */
+  pricesNeeded: boolean;
+  /** The shard this run takes; undefined for every record. */
+  shard?: BatchShard | undefined;
+}
+
 /** Turns a batch's input records into requests, remembering the ids seen. */
 export class RequestIntake {
-  readonly #model: string | undefined;
-  readonly #prices: Readonly<Record<string, ModelPrice>>;
-  readonly #pricesNeeded: boolean;
-  readonly #seen = new Map<string, number>();
+  readonly #target: BatchTarget;
+  readonly #options: IntakeOptions;
+  // By type: the id 1 and the id "1" are two ids, and an integer key needs no string made for it.
+  readonly #seenNumbers = new Map<number, number>();
+  readonly #seenStrings = new Map<string, number>();
 
-  /**
-   * @param model the model of records that name none; undefined to leave it to the provider.
-   * @param prices prices that correct or add to the list prices.
-   * @param pricesNeeded whether a request needs a known price (a cost cap is set).
-   */
-  constructor(
-    model: string | undefined,
-    prices: Readonly<Record<string, ModelPrice>>,
-    pricesNeeded: boolean,
-  ) {
-    this.#model = model;
-    this.#prices = prices;
-    this.#pricesNeeded = pricesNeeded;
+  constructor(target: BatchTarget, options: IntakeOptions) {
+    this.#target = target;
+    this.#options = options;
   }
 
   /**
-   * Reads an input record; a bad one becomes a failure result, a good one a request to send. Its request is checked
-   * by the client before it is sent (a refused one gives a failure result too): checking it here as well would cost
-   * a second validation of every request.
+   * Reads an input record; a bad one becomes a failure result, a good one a request to send, and one of another
+   * shard undefined.
    *
    * @param line the record's position (1-based).
    * @param typicalCompletion generated tokens counted ahead for a request with no `max_tokens`.
    */
-  admit(record: unknown, line: number, typicalCompletion: number): Pending | BatchFailure {
-    const checked = readRecord(record, line, this.#model);
-    if ("error" in checked) return checked;
-    const first = this.#seen.get(checked.key);
-    if (first !== undefined) {
-      return invalid(checked.id, line, `line ${line}: duplicate id ${checked.key} (first on line ${first})`);
+  admit(record: unknown, line: number, typicalCompletion: number): Pending | BatchFailure | undefined {
+    const { model, shard } = this.#options;
+    if (
+      shard !== undefined &&
+      shard.count > 1 &&
+      shardOf(inputKey(record, line), shard.count) !== shard.index
+    ) {
+      return undefined;
     }
-    this.#seen.set(checked.key, line);
-    const price = checked.model === undefined ? undefined : priceOf(checked.model, this.#prices);
-    if (this.#pricesNeeded && price === undefined) {
-      const model = checked.model ?? "the server's model";
-      return invalid(
-        checked.id,
-        line,
-        `line ${line}: no price is known for ${model}, so maxCost cannot bound it`,
-      );
+    const checked = readRecord(record, line, model);
+    if (isFailure(checked)) return checked;
+    const { id } = checked;
+    const seen: Map<BatchId, number> = typeof id === "number" ? this.#seenNumbers : this.#seenStrings;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      return invalid(id, line, `line ${line}: duplicate id ${idKey(id)} (first on line ${first})`);
+    }
+    seen.set(id, line);
+    const price = checked.model === undefined ? undefined : priceOf(checked.model, this.#options.prices);
+    if (this.#options.pricesNeeded && price === undefined) {
+      const name = checked.model ?? "the server's model";
+      return invalid(id, line, `line ${line}: no price is known for ${name}, so maxCost cannot bound it`);
+    }
+    let prepared: unknown;
+    try {
+      prepared = this.#target.prepare(checked.record, model);
+    } catch (error) {
+      return invalidRequest(checked, error);
     }
     const promptTokens = estimateTokens(checked.chars);
-    const maxTokens = checked.maxTokens ?? FIM_MAX_TOKENS;
-    // Spelled out rather than spread: one object shape for every request, built once each.
+    const maxTokens = checked.maxTokens;
     return {
-      id: checked.id,
-      key: checked.key,
-      line: checked.line,
-      request: checked.request,
+      id,
+      line,
+      prepared,
       model: checked.model,
-      chars: checked.chars,
-      maxTokens: checked.maxTokens,
+      maxTokens,
       price,
       promptTokens,
-      taken: promptTokens + (checked.maxTokens ?? typicalCompletion),
-      worstCost: price === undefined ? 0 : worstCaseCost(promptTokens, maxTokens, price),
+      taken: promptTokens + (maxTokens ?? typicalCompletion),
+      worstCost: price === undefined ? 0 : worstCaseCost(promptTokens, maxTokens ?? FIM_MAX_TOKENS, price),
       rateLimits: 0,
       notBefore: 0,
       ticket: undefined,

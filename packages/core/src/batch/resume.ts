@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
-import { open, rename, rm, truncate } from "node:fs/promises";
-import { idKey } from "./batch-record.js";
+import { truncate } from "node:fs/promises";
+import { idKey, isBatchId } from "./batch-record.js";
 import { type Line, readLines } from "./jsonl-lines.js";
+import { replaceFile } from "./replace-file.js";
 
 // Resuming a batch from its results file: which ids OUT already answers, which it has errors for, and where a
 // line torn by a crash starts. The index is built from lines (pure, table-tested); the file edge streams OUT, cuts
@@ -28,6 +29,17 @@ export function recordKey(record: unknown): string | undefined {
   if (typeof id === "string" || typeof id === "number") return idKey(id);
   if (id === null && typeof line === "number") return `line:${line}`;
   return undefined;
+}
+
+/**
+ * The key of an input record's result (see {@link recordKey}): its id's, or `line:N` when it has no usable id (its
+ * error record has `"id": null` and its line). A shard's records are those whose key hashes to it (shard.ts).
+ *
+ * @param line the record's input line (1-based).
+ */
+export function inputKey(record: unknown, line: number): string {
+  const id = typeof record === "object" && record !== null ? (record as { id?: unknown }).id : undefined;
+  return isBatchId(id) && !Array.isArray(record) ? idKey(id) : `line:${line}`;
 }
 
 /** Builds a {@link ResumeIndex} from OUT's lines, in order. */
@@ -78,9 +90,7 @@ export async function repairResults(
 ): Promise<ResumeIndex> {
   if (index.tornAt !== undefined) await truncate(path, index.tornAt);
   if (!dropErrors || index.errors.size === 0) return { ...index, tornAt: undefined };
-  const temporary = `${path}.${process.pid}.tmp`;
-  const handle = await open(temporary, "w");
-  try {
+  await replaceFile(path, async (handle) => {
     let chunk = "";
     for await (const line of readLines(createReadStream(path))) {
       if (!line.terminated || isError(parse(line.text))) continue;
@@ -91,14 +101,7 @@ export async function repairResults(
       }
     }
     await handle.write(chunk);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(temporary, path);
+  });
   return { answered: index.answered, errors: new Set(), tornAt: undefined };
 }
 

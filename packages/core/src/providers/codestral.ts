@@ -1,44 +1,30 @@
 import * as z from "zod";
 import { normalizeProviderBaseURL } from "../base-url.js";
-import { checkBody, parseJson } from "../response-body.js";
+import type { ErrorReason } from "../errors.js";
+import { chatReaders } from "./chat-shape.js";
 import { openAIShapedBody } from "./fim-request.js";
 import { PROVIDER_INFO } from "./info.js";
-import { type FimChunk, type Provider, usageOf } from "./provider.js";
-
-// Mistral's content is a string, or (in its chat API) a list of typed chunks; null when there is none.
-const ContentSchema = z
-  .union([z.string(), z.array(z.looseObject({ text: z.string().optional() }))])
-  .nullish();
+import { type Provider, usageOf } from "./provider.js";
 
 const MistralUsageSchema = z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number() });
-
-const FimResponseSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({
-      message: z.looseObject({ content: ContentSchema }),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-  usage: MistralUsageSchema.nullish(),
-});
-
-const FimChunkSchema = z.looseObject({
-  model: z.string().optional(),
-  choices: z.array(
-    z.looseObject({ delta: z.looseObject({ content: ContentSchema }), finish_reason: z.string().nullish() }),
-  ),
-  usage: MistralUsageSchema.nullish(),
-});
-
-function textOf(content: z.infer<typeof ContentSchema>): string {
-  if (content == null) return "";
-  return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
-}
 
 function usage(value: z.infer<typeof MistralUsageSchema> | null | undefined) {
   return value == null ? undefined : usageOf(value.prompt_tokens, value.completion_tokens);
 }
+
+/** An unknown model: 400 `Invalid model: x` (Mistral), or a 404 saying so. */
+function reason(status: number, message: string): ErrorReason | undefined {
+  if (
+    (status === 400 || status === 404) &&
+    /model/i.test(message) &&
+    /invalid|not found|no such/i.test(message)
+  ) {
+    return "model-not-found";
+  }
+  return undefined;
+}
+
+const readers = chatReaders(MistralUsageSchema, usage, { name: "codestral", reason });
 
 /**
  * Mistral's Codestral FIM API: `POST {base}/fim/completions` (base `https://codestral.mistral.ai/v1`, or
@@ -60,39 +46,6 @@ export const codestral: Provider = {
       name,
     ),
   body: openAIShapedBody,
-  readResponse(text, { status, secret }) {
-    const json = parseJson(text, "response body", secret);
-    const body = checkBody(FimResponseSchema, json, text, status, secret, "response body", codestral);
-    const choice = body.choices[0];
-    return {
-      text: textOf(choice?.message.content),
-      finish_reason: choice?.finish_reason ?? null,
-      usage: usage(body.usage),
-      model: body.model,
-      raw: body,
-    };
-  },
-  readStreamItem(data, { status, secret }) {
-    if (data === "[DONE]") return { item: undefined, done: true };
-    const json = parseJson(data, "stream event", secret);
-    const body = checkBody(FimChunkSchema, json, data, status, secret, "stream chunk", codestral);
-    const choice = body.choices[0];
-    const item: FimChunk = {
-      text: textOf(choice?.delta.content),
-      finish_reason: choice?.finish_reason ?? null,
-      usage: usage(body.usage),
-      raw: body,
-    };
-    return { item, done: false };
-  },
-  reason(status, message) {
-    if (
-      (status === 400 || status === 404) &&
-      /model/i.test(message) &&
-      /invalid|not found|no such/i.test(message)
-    ) {
-      return "model-not-found";
-    }
-    return undefined;
-  },
+  ...readers,
+  reason,
 };

@@ -25,17 +25,28 @@ const GenerateSchema = z.looseObject({
 
 type Generate = z.infer<typeof GenerateSchema>;
 
-function chunkOf(line: Generate): FimChunk {
+/** The counts and reason an Ollama line (of `/api/generate` or `/api/chat`) ends with: only on its `done` line. */
+export interface OllamaEnd {
+  done: boolean;
+  done_reason?: string | null | undefined;
+  prompt_eval_count?: number | null | undefined;
+  eval_count?: number | null | undefined;
+}
+
+/** A line's finish reason (`done_reason`, else `stop`) and usage, or nulls before the `done` line. */
+export function ollamaEnd(line: OllamaEnd): Pick<FimChunk, "finish_reason" | "usage"> {
   return {
-    text: line.response,
     finish_reason: line.done ? (line.done_reason ?? "stop") : null,
     // Ollama has a prompt cache but does not say how much of a prompt it served: no cache fields.
     usage:
       line.done && line.prompt_eval_count != null && line.eval_count != null
         ? usageOf(line.prompt_eval_count, line.eval_count)
         : undefined,
-    raw: line,
   };
+}
+
+function chunkOf(line: Generate): FimChunk {
+  return { text: line.response, ...ollamaEnd(line), raw: line };
 }
 
 /**

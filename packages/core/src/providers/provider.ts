@@ -1,6 +1,6 @@
 import type { ErrorReason, ErrorSource, FimError } from "../errors.js";
 import type { Usage } from "../schemas.js";
-import type { Framing, StreamStep } from "../stream-decoder.js";
+import type { Framing, StreamFormat, StreamStep } from "../stream-decoder.js";
 import type { CheckedFimRequest } from "./fim-request.js";
 import type { ProviderInfo, ProviderName } from "./info.js";
 
@@ -47,18 +47,41 @@ export interface ReadContext {
   secret: string | undefined;
 }
 
-/**
- * One FIM provider's wire format: how to build its request, read its response and its stream items, and what its
- * errors mean. Adapters are plain objects; the HTTP (retries, timeouts, abort, pooling) is the client's.
- */
-export interface Provider extends ErrorSource, ProviderInfo {
-  readonly name: ProviderName;
+/** How an adapter reads the stream of one endpoint: its framing, its items, what ends it, its errors. */
+export interface StreamAdapter<T> {
   /** The path appended to the base URL, e.g. `/api/generate`. */
   readonly endpoint: string;
   /** How a stream is framed, its content type and what ends it (for messages). */
   readonly framing: Framing;
   readonly streamType: string;
   readonly streamEnd: string;
+  /**
+   * Reads one stream item (an SSE event's data, an NDJSON line): the chunk to yield, if any, and whether the
+   * stream ends with it.
+   * @throws {ResponseValidationError} when it does not fit; {ApiError} for an error item.
+   */
+  readStreamItem(data: string, context: ReadContext): StreamStep<T>;
+  /** For SSE: an error sent as an `error:` field (llama.cpp until 2025), as the error to throw. */
+  readErrorField?(value: string, context: ReadContext): FimError;
+}
+
+/** The stream format of an adapter's responses of one status (errors inside the stream carry it). */
+export function streamFormatOf<T>(adapter: StreamAdapter<T>, context: ReadContext): StreamFormat<T> {
+  const readErrorField = adapter.readErrorField;
+  return {
+    framing: adapter.framing,
+    end: adapter.streamEnd,
+    read: (data) => adapter.readStreamItem(data, context),
+    ...(readErrorField ? { fieldError: (value: string) => readErrorField(value, context) } : {}),
+  };
+}
+
+/**
+ * One FIM provider's wire format: how to build its request, read its response and its stream items, and what its
+ * errors mean. Adapters are plain objects; the HTTP (retries, timeouts, abort, pooling) is the client's.
+ */
+export interface Provider extends ErrorSource, ProviderInfo, StreamAdapter<FimChunk> {
+  readonly name: ProviderName;
   /**
    * Reads a base URL as a user typed it (see normalizeProviderBaseURL).
    * @throws {ValidationError} with `field: "baseURL"`.
@@ -71,14 +94,6 @@ export interface Provider extends ErrorSource, ProviderInfo {
    * @throws {ResponseValidationError} when it does not fit; {ApiError} for an error body.
    */
   readResponse(text: string, context: ReadContext): FimCompletion;
-  /**
-   * Reads one stream item (an SSE event's data, an NDJSON line): the chunk to yield, if any, and whether the
-   * stream ends with it.
-   * @throws {ResponseValidationError} when it does not fit; {ApiError} for an error item.
-   */
-  readStreamItem(data: string, context: ReadContext): StreamStep<FimChunk>;
-  /** For SSE: an error sent as an `error:` field (llama.cpp until 2025), as the error to throw. */
-  readErrorField?(value: string, context: ReadContext): FimError;
   reason?(status: number, message: string): ErrorReason | undefined;
 }
 

@@ -13,6 +13,8 @@ export interface ContextFigures {
   snippets: number;
   /** Estimated tokens of the block. */
   tokens: number;
+  /** Estimated tokens of the block's member outlines (the types the cursor's receiver has). */
+  outlineTokens: number;
   /** Whether it was chosen anew (false: the document's previous block, reused byte for byte). */
   recomputed: boolean;
 }

@@ -1,41 +1,50 @@
 import type { Position } from "vscode-languageserver";
-import { wholeText } from "../context/document-lines.js";
+import type { Tree } from "web-tree-sitter";
 import { openDocumentTooLarge } from "../context/files/file-policy.js";
 import { familyOf, SYNTAX_FAMILIES } from "../context/languages.js";
-import { replacementEdit } from "../context/syntax/open-trees.js";
-import { countErrors } from "../context/syntax/tree-checks.js";
-import type { OpenDocument } from "../documents/documents.js";
+import { ChangeErrors } from "../context/syntax/tree-checks.js";
+import { loadSyntaxLayer, syntaxLayer, syntaxTrees } from "../context/syntax-layer.js";
+import type { DocumentChange, OpenDocument } from "../documents/documents.js";
+import type { LineSnapshot } from "../documents/text-buffer.js";
 import type { SyntaxDocument } from "./syntax-ending.js";
 
-/** The syntax layer's kept trees (with the grammars and every language's queries behind them). */
-type Trees = Pick<typeof import("../context/syntax/support.js"), "documentTree" | "variantTree">;
-
-let trees: Trees | undefined;
-let loading: Promise<void> | undefined;
+export { loadSyntaxLayer } from "../context/syntax-layer.js";
 
 /**
- * Load the syntax layer, once: on the first document that asks (never at start-up, which would parse and compile
- * every language's module before the server answers `initialize`). Resolves when it is loaded; never rejects.
+ * A document changed: the syntax trees kept of it follow the changes (`tree.edit`, microseconds), so that the next
+ * parse re-reads only what they touched. Nothing before the syntax layer is loaded (no tree is kept then).
  */
-export function loadSyntaxLayer(): Promise<void> {
-  // The languages' modules register their grammars with the kept trees as they load.
-  loading ??= Promise.all([import("../context/lang/index.js"), import("../context/syntax/support.js")]).then(
-    ([, support]) => {
-      trees = support;
-    },
-    () => {},
-  );
-  return loading;
+export function syntaxDocumentChanged(uri: string, changes: readonly DocumentChange[]): void {
+  syntaxLayer()?.documentChanged(uri, changes);
 }
 
 /**
- * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its text as it is when the request
- * is made (a snapshot of its lines, whatever is typed meanwhile), the document's tree (kept with the document,
- * re-parsed incrementally), each variant re-parsed from it with the edit the suggestion is. Made a millisecond later,
- * once the upstream request is written and while it is in flight, so that the answer finds it ready (or on demand,
- * by an answer that comes first). Undefined for a language without a grammar; the function gives undefined while
- * the syntax layer or the grammar is not loaded (asking starts the load: a later request has it, this one never
- * waits) or when the text cannot be parsed; never throws.
+ * A document opened: when its language is parsed with tree-sitter, the syntax layer and its grammar start loading
+ * now (nothing waits for them), so that its first completion finds them in.
+ */
+export function syntaxDocumentOpened(doc: OpenDocument): void {
+  const family = familyOf(doc.languageId, doc.uri);
+  if (!family || !SYNTAX_FAMILIES.has(family)) return;
+  void loadSyntaxLayer().then(() => syntaxLayer()?.grammarReady(family));
+}
+
+/** A document closed or reloaded: the tree kept of it goes. */
+export function syntaxDocumentGone(uri: string): void {
+  syntaxLayer()?.documentGone(uri);
+}
+
+/** Trees of request documents, deleted once nothing holds the document they were parsed for. */
+const requestTrees = new FinalizationRegistry<Tree>((tree) => tree.delete());
+
+/**
+ * The document of a request as syntax-aware endings read it (`syntax-ending.ts`): its lines as they are when the
+ * request is made (a snapshot, whatever is typed meanwhile) and its tree, taken then as a copy of the tree kept with
+ * the document (told of every change) and parsed a millisecond later from the snapshot's lines, once the upstream
+ * request is written and while it is in flight, so that the answer finds it ready (or on demand, by an answer that
+ * comes first); each variant (a suggestion inserted) re-parsed from it with the edit the suggestion is. No text of
+ * the document is made. Undefined for a language without a grammar; the function gives undefined while the syntax
+ * layer or the grammar is not loaded (asking starts the load: a later request has it, this one never waits) or
+ * when the text cannot be parsed; never throws.
  */
 export function documentSyntax(
   doc: OpenDocument,
@@ -44,35 +53,40 @@ export function documentSyntax(
   const family = familyOf(doc.languageId, doc.uri);
   // A text this long is not parsed (the bound of the kept trees).
   if (!family || !SYNTAX_FAMILIES.has(family) || openDocumentTooLarge(doc.buffer.length)) return undefined;
-  const snapshot = doc.buffer.snapshot();
-  const uri = doc.uri;
+  const trees = syntaxTrees();
+  const { buffer, uri } = doc;
+  const lines = buffer.snapshot();
+  const place = buffer.clampPosition(here);
+  if (!place) return undefined;
+  const cursor = buffer.offsetAt(place);
+  const point = { row: place.line, column: place.character };
+  let base = trees?.treeCopy(family, uri);
   let made: SyntaxDocument | undefined;
-  if (!trees) void loadSyntaxLayer();
+  let tried = false;
   const syntax = (): SyntaxDocument | undefined => {
-    if (made) return made;
-    // Until the layer is loaded there is none (the request that started its load does not wait for it).
-    if (!trees) return undefined;
-    const { documentTree, variantTree } = trees;
+    if (made || tried) return made;
+    // Until the layer and the grammar are loaded there is none (the request that started their load does not wait
+    // for them; an answer that comes after they loaded has it).
+    const trees = syntaxLayer();
+    if (!trees?.grammarReady(family)) return undefined;
+    // One parse, whatever comes of it.
+    tried = true;
+    const { documentTreeFrom, variantTree } = trees;
+    const taken = base;
+    base = undefined;
     try {
-      // Unchanged since: the text the repository context parses (joined once per revision).
-      const text = snapshot.revision === doc.buffer.revision ? wholeText(doc) : snapshot.text();
-      const tree = documentTree(family, uri, text);
+      const tree = documentTreeFrom(family, uri, lines, taken, buffer.revision === lines.revision);
       if (!tree) return undefined;
-      const { offset, point } = placeOf(text, here);
+      const errors = new ChangeErrors(tree.rootNode);
       made = {
-        before: text.slice(0, offset),
-        after: text.slice(offset),
-        errors: countErrors(tree.rootNode),
-        parse: (variant, change) =>
-          variantTree(
-            family,
-            uri,
-            variant,
-            change?.start === offset
-              ? { base: text, edit: replacementEdit(offset, point, change.removed, change.inserted) }
-              : undefined,
-          ),
+        cursor,
+        after: (length) => textAfter(lines, place, length),
+        parse: ({ removed, inserted }) =>
+          variantTree(family, tree, lines, { offset: cursor, point, removed, inserted }),
+        addedErrors: (changed, { removed, inserted }) =>
+          errors.added(changed, cursor, removed.length, inserted.length),
       };
+      requestTrees.register(made, tree);
       return made;
     } catch {
       return undefined;
@@ -84,21 +98,11 @@ export function documentSyntax(
   return syntax;
 }
 
-/**
- * The offset of a position in a text whose lines are joined with `\n`, and its point (row, column): a position past
- * its line's end is at that end, one past the last line at the text's end.
- */
-function placeOf(text: string, at: Position): { offset: number; point: { row: number; column: number } } {
-  let start = 0;
-  let row = 0;
-  for (; row < at.line; row++) {
-    const end = text.indexOf("\n", start);
-    if (end === -1) break;
-    start = end + 1;
+/** The first `length` characters of the lines (joined with `\n`) from a position on. */
+function textAfter(lines: LineSnapshot, from: Position, length: number): string {
+  let text = lines.lineAt(from.line).slice(from.character);
+  for (let line = from.line + 1; text.length < length && line < lines.lineCount; line++) {
+    text += `\n${lines.lineAt(line)}`;
   }
-  const end = text.indexOf("\n", start);
-  // Out of lines before `at.line`: `start` is the last line's, and the place is the text's end.
-  const lineEnd = end === -1 ? text.length : end;
-  const offset = row < at.line ? text.length : Math.min(start + at.character, lineEnd);
-  return { offset, point: { row, column: offset - start } };
+  return text.slice(0, length);
 }

@@ -1,70 +1,22 @@
-import type { ContextArm } from "@infill/core/usage";
 import type { CancellationToken, Position } from "vscode-languageserver";
-import type { ContextSource } from "../context/context-loader.js";
-import type { Documents, OpenDocument } from "../documents/documents.js";
+import type { OpenDocument } from "../documents/documents.js";
 import { comparePositions } from "../documents/text-buffer.js";
-import type { Logger } from "../log/logger.js";
-import { isEnabledFor, type Settings } from "../settings/settings.js";
-import type { FailureNotice } from "../upstream/failure-notice.js";
-import type { UpstreamHealth } from "../upstream/health.js";
-import type { Upstream, UpstreamEnd } from "../upstream/upstream.js";
+import { isEnabledFor } from "../settings/settings.js";
 import { type AdoptionParts, adopt } from "./adoption.js";
-import { askAlternatives, meanLogprob, rankCandidates } from "./alternatives.js";
-import { type Anchor, anchorAt } from "./anchor.js";
+import { anchorAt } from "./anchor.js";
 import { type Answer, none, type RequestKind, type Trigger } from "./answer.js";
-import { type AnswerWith, answering, servedAlternatives } from "./answering.js";
-import { documentSyntax } from "./document-syntax.js";
+import { answering, servedAlternatives } from "./answering.js";
+import type { EngineOptions } from "./engine-options.js";
 import { FirstTokenClock } from "./first-token-clock.js";
-import { endStreak, hotStreak, type StreakSuggestion } from "./hot-streak.js";
+import { FreshStreams } from "./fresh-streams.js";
 import { Pacing } from "./pacing.js";
 import type { PartialListener } from "./partial-feed.js";
-import { type ChosenContext, chooseContext, streamStart } from "./request-builder.js";
-import { SharedStream, type StreamHooks } from "./shared-stream.js";
+import { chooseContext } from "./request-builder.js";
 import { delayUnlessAnswered, Slot } from "./slot.js";
+import type { DocState } from "./stream-hooks.js";
 import { SuggestionMemory } from "./suggestion-memory.js";
-import { acceptedDocument, type SyntaxDocument } from "./syntax-ending.js";
-import type { Suggestion } from "./type-through.js";
 
-/** Collaborators of the engine. */
-export interface EngineOptions {
-  documents: Documents;
-  /** The upstream client for the current settings; undefined when there is none (no API key). */
-  upstream: () => Upstream | undefined;
-  settings: () => Settings;
-  health: UpstreamHealth;
-  /** Called once per kind of failure (the health tracker deduplicates). */
-  onFailure: (notice: FailureNotice) => void;
-  /**
-   * Called when an upstream request for `uri` starts, with whether it carries repository context; the returned
-   * function is called when it ends.
-   */
-  onUpstream?: (uri: string, arm: ContextArm) => (end: UpstreamEnd) => void;
-  /** Called when a request finds the user has typed `chars` characters (code points) of a suggestion shown. */
-  onTypedThrough?: (suggestion: Suggestion, chars: number) => void;
-  /** Repository context; none means prompts carry the current buffer only. */
-  context?: ContextSource;
-  log: Logger;
-  /**
-   * Stream single-line requests too, so that one still in flight when the user types on is followed while its
-   * text agrees with the typing and dropped as soon as it does not. When false, one line is asked without a
-   * stream and, while its text is not known, aborted as soon as the user types on. Default: streamed (the bench
-   * measures both, "following a request in flight").
-   */
-  streamSingleLines?: boolean;
-  /**
-   * Hedge a stream whose first token is late: a request that follows it sends a fresh one beside it once it is later
-   * than nine in ten recent first tokens, and the first to serve wins. Default true (the bench measures both).
-   */
-  hedge?: boolean;
-}
-
-/** The requests of one document: the one waiting of each kind, and its upstream request in flight. */
-interface DocState {
-  waiters: Map<RequestKind, Slot>;
-  stream: SharedStream | undefined;
-  /** Where (and at which version of the document) the last upstream request found nothing to suggest. */
-  empty: { version: number; line: number; character: number } | undefined;
-}
+export type { EngineOptions } from "./engine-options.js";
 
 /**
  * Turns completion requests into suggestions, spending as few upstream requests as it can. The pipeline of one
@@ -80,11 +32,17 @@ export class CompletionEngine {
   /** Recent times to first token: how long a stream whose text has not come yet is worth following alone. */
   readonly #firstToken = new FirstTokenClock();
   readonly #adoption: AdoptionParts;
+  readonly #fresh: FreshStreams;
 
   constructor(private readonly options: EngineOptions) {
     this.#memory = new SuggestionMemory(options.onTypedThrough);
     this.#pacing = new Pacing(options.settings);
     this.#adoption = { memory: this.#memory, clock: this.#firstToken, hedge: options.hedge !== false };
+    this.#fresh = new FreshStreams(options, {
+      pacing: this.#pacing,
+      memory: this.#memory,
+      clock: this.#firstToken,
+    });
   }
 
   /** Upstream requests in flight now, and requests waiting for a slot. */
@@ -155,6 +113,30 @@ export class CompletionEngine {
     if (end) void this.complete(uri, end, undefined, "inline", "prefetch");
   }
 
+  /**
+   * Whether a completion at `position` (UTF-16) of `uri` is in flight (a request waiting, or a stream anchored on
+   * that line) or showing (the suggestion remembered for the document was made at that very place, for the text
+   * as it still is): next-edit suggestions wait their turn there.
+   */
+  busyAt(uri: string, position: Position): boolean {
+    const state = this.#states.get(uri);
+    if (
+      state &&
+      (state.waiters.size > 0 ||
+        (state.stream && !state.stream.stale && state.stream.anchor.line === position.line))
+    )
+      return true;
+    const shown = this.#memory.get(uri);
+    const doc = this.options.documents.get(uri);
+    if (!shown || !doc || shown.line !== position.line || shown.character !== position.character)
+      return false;
+    if (shown.line >= doc.buffer.lineCount) return false;
+    const line = doc.buffer.lineAt(shown.line);
+    return (
+      line.slice(0, shown.character) === shown.linePrefix && line.slice(shown.character) === shown.lineRest
+    );
+  }
+
   /** Forget a closed document: abort its upstream request and answer its waiting requests. */
   forget(uri: string): void {
     this.#memory.forget(uri);
@@ -221,14 +203,15 @@ export class CompletionEngine {
     // The user already waited (a stream that did not fit, or is late): no debounce then.
     const waitedAlready = shared.kind === "diverged" || shared.kind === "hedged";
     if (slot.settled) return;
-    const available = this.#upstream(invoked);
+    const available = this.#fresh.upstream(invoked);
     if (!available) return slot.resolve(none("blocked"));
     // A request is likely soon: the connection opens during the debounce, if it idled out.
     if (this.options.settings().preconnect) available.warm?.();
 
     // The context is chosen while the debounce runs (usually from memory; the first time, files are read).
     const version = doc.version;
-    const context = chooseContext(this.options.context, doc, here, this.options.settings());
+    const quiet = waitedAlready ? 0 : wait;
+    const context = chooseContext(this.options.context, doc, here, this.options.settings(), undefined, quiet);
     if (!waitedAlready) {
       waited = wait;
       await delayUnlessAnswered(wait, slot);
@@ -263,7 +246,7 @@ export class CompletionEngine {
       release();
       return answer("memory", cameBack.result, cameBack.suggestion);
     }
-    const upstream = this.#upstream(invoked);
+    const upstream = this.#fresh.upstream(invoked);
     if (slot.settled || doc.version !== version || !upstream) {
       release();
       if (slot.settled) return;
@@ -271,105 +254,14 @@ export class CompletionEngine {
     }
     // An invoked request may bring other candidates (`alternatives`): asked beside the first, ranked with it.
     const others = invoked ? this.options.settings().alternatives - 1 : 0;
-    const stream = this.#start(upstream, state, doc, here, anchor, chosen, next, others > 0);
+    const stream = this.#fresh.start(upstream, state, doc, here, anchor, chosen, next, others > 0);
     if (!stream) {
       release();
       return slot.resolve(none("binary"));
     }
     // Its end frees the upstream slot.
     void stream.done.then(release);
-    return this.#answerFresh(slot, stream, upstream, doc, anchor, others, answer);
-  }
-
-  /**
-   * Answer from a stream just started: its suggestion, or (`others` above 0) the best of it and the other
-   * candidates, asked beside it and ranked with it.
-   */
-  async #answerFresh(
-    slot: Slot,
-    stream: SharedStream,
-    upstream: Upstream,
-    doc: OpenDocument,
-    anchor: Anchor,
-    others: number,
-    answer: AnswerWith,
-  ): Promise<void> {
-    const alternatives =
-      others > 0
-        ? askAlternatives({
-            upstream,
-            request: stream.request,
-            ctx: stream.ctx,
-            syntax: () => stream.syntax(),
-            count: others,
-            giveUp: slot.promise,
-            enter: (giveUp) => this.#pacing.enter(giveUp),
-            onUpstream: () => this.options.onUpstream?.(doc.uri, stream.contextArm ?? "off") ?? (() => {}),
-          })
-        : undefined;
-    await stream.follow(slot);
-    if (slot.settled) return;
-    const result = await stream.settled;
-    if (!alternatives) {
-      return result && stream.suggestion
-        ? answer("upstream", result, stream.suggestion, stream)
-        : slot.resolve(none("empty"));
-    }
-    const first = result ? [{ result, meanLogprob: meanLogprob(stream.logprobs), order: 0 }] : [];
-    const ranked = rankCandidates([...first, ...(await alternatives)]);
-    if (slot.settled) return;
-    const [best, ...rest] = ranked.map((c) => ({
-      ...c.result,
-      suggestion: { uri: doc.uri, ...anchor, text: c.result.text, replaceEnd: c.result.replaceEnd },
-    }));
-    if (!best) return slot.resolve(none("empty"));
-    // The best is the one typing into is answered from memory.
-    if (!stream.stale)
-      this.#memory.remember(
-        best.suggestion,
-        rest.map((r) => r.suggestion),
-      );
-    return answer("upstream", best, best.suggestion, stream, rest);
-  }
-
-  /** The upstream to use now, or undefined when there is none (no key) or it is backed off. */
-  #upstream(invoked: boolean): Upstream | undefined {
-    const upstream = this.options.upstream();
-    return upstream && !this.options.health.isBlocked(invoked) ? upstream : undefined;
-  }
-
-  /** Start a stream for `here`, as the document's stream in flight; undefined for a binary document. */
-  #start(
-    upstream: Upstream,
-    state: DocState,
-    doc: OpenDocument,
-    here: Position,
-    anchor: Anchor,
-    context: ChosenContext,
-    next: boolean,
-    withLogprobs: boolean,
-  ): SharedStream | undefined {
-    const { log, health, onFailure, streamSingleLines } = this.options;
-    const start = streamStart(doc, here, anchor, context, this.options.settings(), {
-      next,
-      withLogprobs,
-      ...(streamSingleLines === undefined ? {} : { streamSingleLines }),
-    });
-    if (!start) return undefined;
-    const counted = this.options.onUpstream?.(doc.uri, context.arm);
-    const stream: SharedStream = new SharedStream(
-      upstream,
-      { ...start, syntax: documentSyntax(doc, here) },
-      streamHooks(
-        { health, log, onFailure, memory: this.#memory, clock: this.#firstToken },
-        state,
-        () => stream,
-        { version: doc.version, line: here.line, character: here.character },
-        counted,
-      ),
-    );
-    state.stream = stream;
-    return stream;
+    return this.#fresh.answer(slot, stream, upstream, doc, anchor, others, answer);
   }
 
   #state(uri: string): DocState {
@@ -380,79 +272,4 @@ export class CompletionEngine {
     }
     return state;
   }
-}
-
-/** The debug log line of an upstream request that ended. */
-function describeEnd(end: UpstreamEnd, stream: SharedStream): string {
-  const ms = Math.round(end.ms);
-  if (end.outcome === "cancelled" || end.outcome === "superseded") {
-    const why = stream.stale ? "the text it was for changed" : "nobody waits for it";
-    return `upstream request aborted after ${ms} ms: ${why}`;
-  }
-  if (end.outcome === "failed") return `upstream request failed after ${ms} ms`;
-  const { usage } = end;
-  return (
-    `upstream ${ms} ms, ${stream.raw.length} chars, ` +
-    (usage
-      ? `prompt ${usage.prompt_tokens} tokens` +
-        (usage.prompt_cache_hit_tokens === undefined ? "" : ` (${usage.prompt_cache_hit_tokens} cached)`)
-      : "no usage (stream cut early, or the provider gives none)")
-  );
-}
-
-/**
- * What a stream tells the engine as it runs: the upstream's health (and the user, once per kind), the end (the
- * document's stream slot freed; the place remembered as empty when it found nothing; usage counted), its suggestion
- * and hot streak into memory, its first token onto the clock.
- */
-function streamHooks(
-  parts: {
-    health: UpstreamHealth;
-    log: Logger;
-    onFailure: (notice: FailureNotice) => void;
-    memory: SuggestionMemory;
-    clock: FirstTokenClock;
-  },
-  state: DocState,
-  stream: () => SharedStream,
-  at: { version: number; line: number; character: number },
-  counted: ((end: UpstreamEnd) => void) | undefined,
-): StreamHooks {
-  const { health, log, onFailure, memory, clock } = parts;
-  // The streak is cut by syntax in the document with the suggestion accepted; the same paragraphs are cut once.
-  let accepted: SyntaxDocument | undefined;
-  let lastStreak: { text: string; cut: StreakSuggestion[] } | undefined;
-  return {
-    onSuccess: () => health.success(),
-    onFailure: (error) => {
-      const notice = health.failure(error);
-      if (notice) onFailure(notice);
-      log.warn(`upstream request failed: ${error instanceof Error ? error.message : String(error)}`);
-    },
-    onEnd: (end) => {
-      const self = stream();
-      if (state.stream === self) state.stream = undefined;
-      if (end.outcome === "completed" && !self.suggestion && !self.stale) state.empty = at;
-      counted?.(end);
-      log.debug(describeEnd(end, self));
-    },
-    onSuggestion: (suggestion) => {
-      if (!stream().stale) memory.remember(suggestion);
-    },
-    onFirstText: (ms) => clock.record(ms),
-    onStreak: (raw, suggestion, ended) => {
-      const self = stream();
-      if (self.stale) return;
-      // While it reads on, the paragraphs already followed by another are whole; at its end, all of them.
-      const streak = hotStreak(raw, suggestion, self.ctx);
-      const whole = ended ? streak : streak.slice(0, -1);
-      const text = whole.map((s) => s.text).join("");
-      if (lastStreak?.text !== text) {
-        const syntax = self.syntax();
-        accepted ??= syntax && acceptedDocument(syntax, suggestion);
-        lastStreak = { text, cut: endStreak(whole, accepted) };
-      }
-      memory.extend(suggestion, lastStreak.cut);
-    },
-  };
 }

@@ -1,5 +1,5 @@
+import { Cadence } from "../documents/adaptive-debounce.js";
 import type { Settings } from "../settings/settings.js";
-import { Cadence } from "./adaptive-debounce.js";
 import type { RequestKind } from "./answer.js";
 import { type Release, UpstreamGate } from "./upstream-gate.js";
 

@@ -37,7 +37,7 @@ export function contextBudget(settings: Settings): number {
 /**
  * The repository context for a request at `here` (UTF-16); an empty block when context is off, none is had, or
  * `context.holdout` holds this request out (then none is chosen at all). `day` (`YYYY-MM-DD`, default today) is part
- * of the holdout choice.
+ * of the holdout choice. `quietMs`: the debounce the request waits while the context is chosen (see ContextSource).
  */
 export async function chooseContext(
   source: ContextSource | undefined,
@@ -45,19 +45,33 @@ export async function chooseContext(
   here: Position,
   settings: Settings,
   day: string = localDay(),
+  quietMs = 0,
 ): Promise<ChosenContext> {
   if (!source || !settings.context.enabled) return { block: EMPTY_BLOCK, figures: undefined, arm: "off" };
   if (heldOut(doc.uri, here.line, day, settings.context.holdout)) {
     return { block: EMPTY_BLOCK, figures: undefined, arm: "holdout" };
   }
-  const { block, ms, recomputed } = await source.block(doc, here, contextBudget(settings));
+  const { block, ms, recomputed } = await source.block(doc, here, contextBudget(settings), quietMs);
   // A snippet from an open buffer holding NUL would make the request binary: leave the context out then.
   const usable = block.text.includes("\0") ? EMPTY_BLOCK : block;
   return {
     block: usable,
-    figures: { ms, snippets: usable.snippets.length, tokens: usable.tokens, recomputed },
+    figures: {
+      ms,
+      snippets: usable.snippets.length,
+      tokens: usable.tokens,
+      outlineTokens: outlineTokens(usable),
+      recomputed,
+    },
     arm: "on",
   };
+}
+
+/** Estimated tokens of a block's member outlines (their text, at the block's 3.5 characters per token). */
+function outlineTokens(block: ContextBlock): number {
+  let chars = 0;
+  for (const snippet of block.snippets) if (snippet.kind === "outline") chars += snippet.text.length + 1;
+  return Math.ceil(chars / 3.5);
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Node, Tree } from "web-tree-sitter";
-import { countErrors } from "../context/syntax/tree-checks.js";
 import {
   type FittedCompletion,
   fitKept,
@@ -13,25 +12,29 @@ import {
 // suggestion leaves the file with more parse errors than it had. Pure given the parse function: the tests parse with
 // the real grammars from scratch, the server incrementally from the document's kept tree.
 
-/** The document a suggestion is for, as syntax-aware endings read it. */
+/**
+ * The document a suggestion is for, as syntax-aware endings read it: where the cursor is, and the tree of the
+ * document with a change at the cursor, parsed from the document's own lines (no text of the document is made).
+ */
 export interface SyntaxDocument {
-  /** The document's text before the cursor. */
-  readonly before: string;
-  /** The document's text after the cursor. */
-  readonly after: string;
-  /** Parse errors in the document as it is (`before + after`), as `countErrors` counts them. */
-  readonly errors: number;
+  /** The cursor's offset in the document's text (its lines joined with `\n`). */
+  readonly cursor: number;
   /**
-   * The tree of `text` (the document with a suggestion in it); undefined when it cannot be parsed. The caller deletes
-   * it. `change` says what `text` is (`removed` at offset `start` of `before + after` replaced by `inserted`), so
-   * that the edit need not be found by comparing the texts.
+   * How many more parse errors (as `countErrors` counts them) `tree`, the document with `change` made at the cursor,
+   * has than the document; negative when it has fewer.
    */
-  parse(text: string, change?: Insertion): Tree | undefined;
+  addedErrors(tree: Tree, change: Insertion): number;
+  /** The first `length` characters of the document after the cursor (what a suggestion replaces there). */
+  after(length: number): string;
+  /**
+   * The tree of the document with `change` made at the cursor (its `removed`, the text there, replaced by
+   * `inserted`); undefined when it cannot be parsed. The caller deletes it.
+   */
+  parse(change: Insertion): Tree | undefined;
 }
 
-/** A document's text with `removed` (the text at `start`) replaced by `inserted`. */
+/** A change at the cursor: `removed` (the document's text there) replaced by `inserted`. */
 export interface Insertion {
-  readonly start: number;
   readonly removed: string;
   readonly inserted: string;
 }
@@ -78,30 +81,33 @@ export function syntaxEnding(
 ): string {
   const floor = options.floor ?? 0;
   let parses = options.maxParses ?? MAX_PARSES;
-  const cursor = doc.before.length;
+  const { cursor } = doc;
 
-  /** `read` of the tree of the document with `raw` fitted in; undefined when it cannot be had. */
-  const judge = <T>(raw: string, read: (root: Node, fitted: FittedCompletion) => T): T | undefined => {
+  /**
+   * `read` of the tree of the document with `raw` fitted in, and the errors that adds to the document; undefined
+   * when it cannot be had.
+   */
+  const judge = <T>(
+    raw: string,
+    read: (root: Node, fitted: FittedCompletion, added: number) => T,
+  ): T | undefined => {
     const fitted = fit(raw);
     if (!fitted || parses <= 0) return undefined;
     parses--;
-    const tree = doc.parse(doc.before + fitted.text + doc.after.slice(fitted.replaceEnd), {
-      start: cursor,
-      removed: doc.after.slice(0, fitted.replaceEnd),
-      inserted: fitted.text,
-    });
+    const change = { removed: doc.after(fitted.replaceEnd), inserted: fitted.text };
+    const tree = doc.parse(change);
     if (!tree) return undefined;
     try {
-      return read(tree.rootNode, fitted);
+      return read(tree.rootNode, fitted, doc.addedErrors(tree, change));
     } finally {
       tree.delete();
     }
   };
-  const errorsOf = (raw: string): number | undefined => judge(raw, (root) => countErrors(root));
+  const errorsOf = (raw: string): number | undefined => judge(raw, (_root, _fitted, added) => added);
 
   const lines = kept.split("\n");
-  const whole = judge(kept, (root, fitted) => ({
-    errors: countErrors(root),
+  const whole = judge(kept, (root, fitted, added) => ({
+    errors: added,
     closes: options.block === false ? undefined : closingLine(root, cursor, fitted.text),
   }));
   if (!whole) return kept;
@@ -118,7 +124,7 @@ export function syntaxEnding(
       errors = cutErrors;
     }
   }
-  if (errors <= doc.errors) return chosen;
+  if (errors <= 0) return chosen;
 
   // (b) The longest prefix that adds no errors: whole lines, then tokens of the first line.
   const chosenLines = chosen.split("\n");
@@ -127,14 +133,14 @@ export function syntaxEnding(
     if (chosenLines[n - 1]!.trim() === "") continue;
     const prefix = chosenLines.slice(0, n).join("\n");
     const prefixErrors = errorsOf(prefix);
-    if (prefixErrors !== undefined && prefixErrors <= doc.errors) return prefix;
+    if (prefixErrors !== undefined && prefixErrors <= 0) return prefix;
   }
   const first = chosenLines[0]!;
   const ends = floor > 0 ? [] : tokenEnds(first).filter((end) => end < first.trimEnd().length);
   for (const end of ends.reverse()) {
     const prefix = first.slice(0, end);
     const prefixErrors = errorsOf(prefix);
-    if (prefixErrors !== undefined && prefixErrors <= doc.errors) return prefix;
+    if (prefixErrors !== undefined && prefixErrors <= 0) return prefix;
   }
   // No prefix parses as well as the document: the tree says nothing sensible here. The block's end stands only
   // when it parses no worse than the whole suggestion.
@@ -182,14 +188,10 @@ function tokenEnds(line: string): number[] {
  */
 export function blockEndLine(settled: string, doc: SyntaxDocument): number | undefined {
   try {
-    const tree = doc.parse(doc.before + settled + doc.after, {
-      start: doc.before.length,
-      removed: "",
-      inserted: settled,
-    });
+    const tree = doc.parse({ removed: "", inserted: settled });
     if (!tree) return undefined;
     try {
-      return closingLine(tree.rootNode, doc.before.length, settled);
+      return closingLine(tree.rootNode, doc.cursor, settled);
     } finally {
       tree.delete();
     }
@@ -252,27 +254,23 @@ export function endPlain(text: string, doc: SyntaxDocument | undefined, floor = 
  */
 export function acceptedDocument(doc: SyntaxDocument, shown: FittedCompletion): SyntaxDocument | undefined {
   try {
-    const before = doc.before + shown.text;
-    const after = doc.after.slice(shown.replaceEnd);
-    const accepted: Insertion = {
-      start: doc.before.length,
-      removed: doc.after.slice(0, shown.replaceEnd),
-      inserted: shown.text,
-    };
-    const tree = doc.parse(before + after, accepted);
+    const accepted: Insertion = { removed: doc.after(shown.replaceEnd), inserted: shown.text };
+    const tree = doc.parse(accepted);
     if (!tree) return undefined;
-    const errors = countErrors(tree.rootNode);
+    // What the accepted suggestion added: a change of the accepted document adds what it adds to the original, less.
+    const acceptedAdded = doc.addedErrors(tree, accepted);
     tree.delete();
     // A change of this document at its cursor is one of the original at the original's cursor.
-    const inOriginal = (change: Insertion | undefined): Insertion | undefined =>
-      change?.start === before.length
-        ? {
-            start: accepted.start,
-            removed: accepted.removed + change.removed,
-            inserted: accepted.inserted + change.inserted,
-          }
-        : undefined;
-    return { before, after, errors, parse: (text, change) => doc.parse(text, inOriginal(change)) };
+    const inOriginal = (change: Insertion): Insertion => ({
+      removed: accepted.removed + change.removed,
+      inserted: accepted.inserted + change.inserted,
+    });
+    return {
+      cursor: doc.cursor + shown.text.length,
+      after: (length) => doc.after(shown.replaceEnd + length).slice(shown.replaceEnd),
+      parse: (change) => doc.parse(inOriginal(change)),
+      addedErrors: (changed, change) => doc.addedErrors(changed, inOriginal(change)) - acceptedAdded,
+    };
   } catch {
     return undefined;
   }

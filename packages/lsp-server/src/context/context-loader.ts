@@ -5,11 +5,21 @@ import type { ContextSettings } from "../settings/settings.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { EMPTY_BLOCK } from "./block/block.js";
 import type { ContextResult, DocumentSource, RepositoryContext } from "./repository-context.js";
+import type { TypeDefinitionAsk } from "./typing/editor-types.js";
 
 /** Where the repository context of a request comes from (`ContextLoader` and `RepositoryContext` fit). */
 export interface ContextSource {
-  /** The block for a request at `position` (UTF-16), within `budgetTokens`. Never rejects. */
-  block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult>;
+  /**
+   * The block for a request at `position` (UTF-16), within `budgetTokens`. `quietMs`: how long the request waits
+   * anyway (its debounce, while the block is chosen), in ms; an answer from the editor may take that long at no
+   * cost. Never rejects.
+   */
+  block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs?: number,
+  ): Promise<ContextResult>;
 }
 
 /** Options of {@link ContextLoader}. */
@@ -18,6 +28,8 @@ export interface ContextLoaderOptions {
   workspace: Workspace;
   settings: () => ContextSettings;
   log: Logger;
+  /** How to ask the editor where types are declared; undefined while the client cannot be asked. */
+  typeDefinitions?: () => TypeDefinitionAsk | undefined;
 }
 
 /**
@@ -41,8 +53,14 @@ export class ContextLoader implements ContextSource {
   /** Load the repository context now (once). */
   load(): Promise<RepositoryContext> {
     this.#loading ??= import("./repository-context.js").then(({ RepositoryContext }) => {
-      const { documents, workspace, settings, log } = this.options;
-      const context = new RepositoryContext({ documents, workspace, settings, log });
+      const { documents, workspace, settings, log, typeDefinitions } = this.options;
+      const context = new RepositoryContext({
+        documents,
+        workspace,
+        settings,
+        log,
+        ...(typeDefinitions ? { typeDefinitions } : {}),
+      });
       // Documents opened while it loaded (an editor restores its tabs right after `initialize`).
       for (const doc of documents.all()) context.didOpen(doc.uri);
       this.#loaded = context;
@@ -51,9 +69,14 @@ export class ContextLoader implements ContextSource {
     return this.#loading;
   }
 
-  async block(doc: OpenDocument, position: Position, budgetTokens: number): Promise<ContextResult> {
+  async block(
+    doc: OpenDocument,
+    position: Position,
+    budgetTokens: number,
+    quietMs = 0,
+  ): Promise<ContextResult> {
     try {
-      return await (await this.load()).block(doc, position, budgetTokens);
+      return await (await this.load()).block(doc, position, budgetTokens, quietMs);
     } catch (error) {
       if (!this.#broken) this.options.log.error(`repository context is off: ${String(error)}`);
       this.#broken = true;

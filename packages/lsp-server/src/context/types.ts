@@ -1,3 +1,4 @@
+import type { LineSource } from "../documents/text-buffer.js";
 // The contract between the per-language analysis (imports, declarations, references: pure, in `lang/`) and the
 // rest of the context pipeline (which files may be read, caching, selection, the prompt block).
 
@@ -295,11 +296,15 @@ export interface LanguageSupport {
    */
   parserReady?(): boolean;
   /**
-   * `parse` of an open document's text, re-using what it kept of the document's previous text (a tree-sitter
-   * tree re-parsed incrementally from the edit between them): the same result as `parse`. `key` names the
-   * document (its URI). Absent: `parse` is used.
+   * `parse` of an open document's text (`text`, its lines joined with `\n`; `lines`, the same lines), re-using what
+   * it kept of the document (a tree-sitter tree told of every change since, re-parsed from its lines): the same
+   * result as `parse`. `key` names the document (its URI). Absent: `parse` is used.
    */
-  parseOpen?(key: string, text: string): { imports: ModuleImport[]; outline: ModuleOutline };
+  parseOpen?(
+    key: string,
+    text: string,
+    lines: LineSource,
+  ): { imports: ModuleImport[]; outline: ModuleOutline };
   /** Forget what `parseOpen` kept of a document (closed). */
   close?(key: string): void;
   /**
@@ -355,6 +360,13 @@ export interface LanguageSupport {
    */
   nesting?(lines: readonly string[]): NestedType[];
   /**
+   * The full constant path a module declares a declaration under, outermost first (`class Pry; class Command::Cat`
+   * → `["Pry", "Command", "Cat"]`; `container`: the declaration is its member): where a qualified constant (`X::Y`)
+   * is found by the lexical scope of its use (Ruby's `Module.nesting`) rather than in the files merely required.
+   * Pure. Absent: qualified names are resolved through imports first.
+   */
+  constantPath?(module: ParsedModule, declaration: Declaration, container?: Declaration): readonly string[];
+  /**
    * Whether a name that starts a path is a module itself, resolved as a specifier (Rust's `crate`, `super`, `self`
    * and the workspace's crates by name: `crate::error::Error`, `clap::ArgAction`). Absent: none is.
    */
@@ -396,8 +408,11 @@ export interface ContextSnippet {
   readonly endLine: number;
   /** The snippet's lines joined with `\n`, no trailing line break. */
   readonly text: string;
-  /** A declaration of a name used near the cursor, or a window of similar code. */
-  readonly kind: "declaration" | "similar";
+  /**
+   * A declaration of a name used near the cursor, a window of similar code, or the member outline of the type the
+   * cursor's receiver has (header and member signatures, bodies left out).
+   */
+  readonly kind: "declaration" | "similar" | "outline";
 }
 
 /** The fields of a `package.json` that say what importing the package gives. */

@@ -3,6 +3,15 @@ import { fromClientCharacter, type PositionEncoding } from "./position-encoding.
 import { type AppliedChange, fullTextChange, trimChange } from "./position-map.js";
 import { comparePositions, TextBuffer } from "./text-buffer.js";
 
+/**
+ * A content change as the document applied it (see {@link AppliedChange}), with where it starts in the text as
+ * parsers read it: `offset`, in UTF-16 units of the text before the change with its lines joined by `\n`
+ * ({@link TextBuffer.offsetAt}). What a syntax tree needs to follow the edit without comparing texts.
+ */
+export interface DocumentChange extends AppliedChange {
+  readonly offset: number;
+}
+
 /** An open document as the server sees it. */
 export interface OpenDocument {
   uri: string;
@@ -55,13 +64,14 @@ export class Documents {
   didChange({
     textDocument,
     contentChanges,
-  }: DidChangeTextDocumentParams): { from: Position; changes: AppliedChange[] } | undefined {
+  }: DidChangeTextDocumentParams): { from: Position; changes: DocumentChange[] } | undefined {
     const doc = this.#docs.get(textDocument.uri);
     if (!doc) return undefined;
     let earliest: Position | undefined;
-    const changes: AppliedChange[] = [];
+    const changes: DocumentChange[] = [];
     for (const change of contentChanges) {
       let applied: AppliedChange;
+      let offset: number;
       if ("range" in change) {
         const start = this.toUtf16(doc, change.range.start);
         const end = this.toUtf16(doc, change.range.end);
@@ -77,14 +87,16 @@ export class Documents {
           text: change.text,
           replaced: doc.buffer.slice(from, to),
         });
+        offset = doc.buffer.offsetAt(applied.range.start);
         doc.buffer.applyChange({ range: { start, end }, text: change.text });
       } else {
         // Clients that send the whole text on every keystroke still type at one place: find it, so that what the
         // engine remembers for the text before it survives.
         applied = fullTextChange(doc.buffer.getText(), change.text);
+        offset = doc.buffer.offsetAt(applied.range.start);
         doc.buffer.setText(change.text);
       }
-      changes.push(applied);
+      changes.push({ ...applied, offset });
       const start = applied.range.start;
       if (!earliest || comparePositions(start, earliest) < 0) earliest = start;
     }

@@ -110,3 +110,20 @@ export function mapPosition(position: Position, change: AppliedChange, stick: St
   }
   return stick === "before" ? start : inserted;
 }
+
+/** Line breaks in `text` (`\n`, `\r\n` or `\r`). */
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === LF || (code === CR && text.charCodeAt(i + 1) !== LF)) count++;
+  }
+  return count;
+}
+
+/** How many lines more the document has after `changes` than before (negative: fewer). */
+export function lineDelta(changes: readonly AppliedChange[]): number {
+  let delta = 0;
+  for (const { text, replaced } of changes) delta += lineBreaks(text) - lineBreaks(replaced);
+  return delta;
+}

@@ -11,6 +11,14 @@ export interface TextChange {
   readonly text: string;
 }
 
+/** A document's lines as parsers read them (a {@link TextBuffer}, or a {@link LineSnapshot} of one). */
+export interface LineSource {
+  /** Number of lines (at least 1). */
+  readonly lineCount: number;
+  /** Text of a line (0-based) without its terminator. */
+  lineAt(line: number): string;
+}
+
 /** A line terminator as found in the document; `""` for the last line, which has none. */
 export type LineEnding = "\n" | "\r\n" | "\r" | "";
 
@@ -59,6 +67,23 @@ function eolLength(raw: string): number {
   return last === CR ? 1 : 0;
 }
 
+/** Index of the chunk holding `line` (which must exist), given each chunk's first line: a binary search. */
+function chunkHolding(starts: readonly number[], line: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Length of a raw line without its terminator. */
+function contentLength(raw: string): number {
+  return raw.length - eolLength(raw);
+}
+
 function hasLineBreak(text: string): boolean {
   return text.includes("\n") || text.includes("\r");
 }
@@ -80,6 +105,8 @@ export class TextBuffer {
   #chunks: string[][] = [];
   /** `#starts[c]` = number of the first line in `#chunks[c]`. */
   #starts: number[] = [];
+  /** Per chunk: its lines' content lengths plus one break each (`\n`-joined), or -1 until counted again. */
+  #joined: number[] = [];
   #lineCount = 0;
   #length = 0;
   #revision = 0;
@@ -130,20 +157,31 @@ export class TextBuffer {
 
   /**
    * The text as it is now, to be read later whatever is edited meanwhile: a copy of the lists of lines (not of the
-   * lines), a few microseconds for thousands of lines. `text()` joins its lines with `\n` on the first call.
+   * lines), a few microseconds for thousands of lines.
    */
-  snapshot(): { readonly revision: number; text(): string } {
-    const chunks = this.#chunks.map((chunk) => chunk.slice());
-    let text: string | undefined;
-    return {
-      revision: this.#revision,
-      text: () => {
-        text ??= chunks
-          .map((chunk) => chunk.map((raw) => raw.slice(0, raw.length - eolLength(raw))).join("\n"))
-          .join("\n");
-        return text;
-      },
-    };
+  snapshot(): LineSnapshot {
+    return new LineSnapshot(
+      this.#chunks.map((chunk) => chunk.slice()),
+      this.#starts.slice(),
+      this.#lineCount,
+      this.#revision,
+    );
+  }
+
+  /**
+   * The offset of a position in the text as its lines joined with `\n` read it (every line break one unit, whatever
+   * the document's own: what parsers of the document see), the position clamped by {@link clampPosition}. About a
+   * microsecond: each chunk's length is kept, recounted only after an edit in it.
+   * @throws RangeError when the position is negative or not an integer.
+   */
+  offsetAt(position: Position): number {
+    const { line, character } = this.#clampOrThrow(position);
+    const c = this.#chunkOf(line);
+    let offset = 0;
+    for (let i = 0; i < c; i++) offset += this.#joinedLength(i);
+    const chunk = this.#chunks[c]!;
+    for (let i = 0, n = line - this.#starts[c]!; i < n; i++) offset += contentLength(chunk[i]!) + 1;
+    return offset + character;
   }
 
   /** The whole document, as it was given (its line endings kept): one join of its lines. */
@@ -157,6 +195,7 @@ export class TextBuffer {
     const lines = splitRawLines(text);
     this.#chunks = [];
     this.#starts = [];
+    this.#joined = [];
     this.#insertChunks(0, lines, 0);
     this.#lineCount = lines.length;
     this.#length = text.length;
@@ -239,21 +278,23 @@ export class TextBuffer {
   }
 
   #contentLength(line: number): number {
-    const raw = this.#raw(line);
-    return raw.length - eolLength(raw);
+    return contentLength(this.#raw(line));
   }
 
-  /** Index of the chunk holding `line` (which must exist): binary search over the chunk table. */
-  #chunkOf(line: number): number {
-    const starts = this.#starts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (starts[mid]! <= line) lo = mid;
-      else hi = mid - 1;
+  /** Chunk `c`'s length with its lines joined by `\n` and a `\n` after each (the last line's is not counted). */
+  #joinedLength(c: number): number {
+    let length = this.#joined[c]!;
+    if (length < 0) {
+      length = 0;
+      for (const raw of this.#chunks[c]!) length += contentLength(raw) + 1;
+      this.#joined[c] = length;
     }
-    return lo;
+    return length;
+  }
+
+  /** Index of the chunk holding `line` (which must exist). */
+  #chunkOf(line: number): number {
+    return chunkHolding(this.#starts, line);
   }
 
   #raw(line: number): string {
@@ -270,6 +311,7 @@ export class TextBuffer {
     const at = line - this.#starts[c]!;
     this.#length += raw.length - chunk[at]!.length;
     chunk[at] = raw;
+    this.#joined[c] = -1;
   }
 
   /** Replaces lines `[from, to)` with `replacement` (never empty: a document always has a line). */
@@ -281,6 +323,7 @@ export class TextBuffer {
     const last = this.#chunkOf(to - 1);
     const firstChunk = this.#chunks[first]!;
     if (first === last && firstChunk.length + delta <= 2 * this.#chunkLines) {
+      this.#joined[first] = -1;
       const offset = from - this.#starts[first]!;
       if (delta === 0) {
         for (let i = 0; i < replacement.length; i++) firstChunk[offset + i] = replacement[i]!;
@@ -296,6 +339,7 @@ export class TextBuffer {
       const start = this.#starts[first]!;
       this.#chunks.splice(first, last - first + 1);
       this.#starts.splice(first, last - first + 1);
+      this.#joined.splice(first, last - first + 1);
       const added = this.#insertChunks(first, lines, start);
       for (let c = first + added; c < this.#starts.length; c++) this.#starts[c]! += delta;
     }
@@ -312,6 +356,10 @@ export class TextBuffer {
     }
     this.#chunks = this.#chunks.slice(0, at).concat(chunks, this.#chunks.slice(at));
     this.#starts = this.#starts.slice(0, at).concat(starts, this.#starts.slice(at));
+    this.#joined = this.#joined.slice(0, at).concat(
+      chunks.map(() => -1),
+      this.#joined.slice(at),
+    );
     return chunks.length;
   }
 
@@ -325,4 +373,43 @@ export class TextBuffer {
 /** Orders two positions: negative when `a` is before `b`, 0 when equal, positive after. */
 export function comparePositions(a: Position, b: Position): number {
   return a.line !== b.line ? a.line - b.line : a.character - b.character;
+}
+
+/**
+ * A document's lines as they were when {@link TextBuffer.snapshot} was taken, whatever is edited since: for work that
+ * reads the text later than the request it serves (a parse after the upstream request is written).
+ */
+export class LineSnapshot {
+  /** @internal made by {@link TextBuffer.snapshot} */
+  constructor(
+    private readonly chunks: readonly (readonly string[])[],
+    private readonly starts: readonly number[],
+    /** Number of lines (at least 1). */
+    readonly lineCount: number,
+    /** The buffer's revision it is of. */
+    readonly revision: number,
+  ) {}
+
+  #text: string | undefined;
+
+  /**
+   * Text of line `line` (0-based) without its terminator.
+   * @throws RangeError when `line` is not an integer in `[0, lineCount)`.
+   */
+  lineAt(line: number): string {
+    if (!Number.isInteger(line) || line < 0 || line >= this.lineCount) {
+      throw new RangeError(`line ${line} is outside [0, ${this.lineCount})`);
+    }
+    const c = chunkHolding(this.starts, line);
+    const raw = this.chunks[c]![line - this.starts[c]!]!;
+    return raw.slice(0, raw.length - eolLength(raw));
+  }
+
+  /** The whole text, lines joined with `\n`: joined on the first call. */
+  text(): string {
+    this.#text ??= this.chunks
+      .map((chunk) => chunk.map((raw) => raw.slice(0, raw.length - eolLength(raw))).join("\n"))
+      .join("\n");
+    return this.#text;
+  }
 }

@@ -8,6 +8,7 @@ import {
 } from "vscode-languageserver";
 import type { Answer } from "../completion/answer.js";
 import { createLogger, type Logger, type LogLevel } from "../log/logger.js";
+import type { RequestCost } from "../stats/request-cost.js";
 import type { FailureNotice } from "../upstream/failure-notice.js";
 import { PARTIAL_NOTIFICATION } from "./partial-results.js";
 
@@ -102,10 +103,13 @@ export class ClientChannel {
     };
   }
 
-  /** `$/infill/metrics` for a suggestion answered (the `metrics` setting): latency, token usage, context. */
-  metrics(uri: string, answer: Extract<Answer, { kind: "suggestion" }>): void {
+  /**
+   * `$/infill/metrics` for a suggestion answered (the `metrics` setting): latency, token usage, context, and what
+   * the request cost the process, sent once that `cost` is known (shortly after the answer).
+   */
+  metrics(uri: string, answer: Extract<Answer, { kind: "suggestion" }>, cost: Promise<RequestCost>): void {
     const ms = (value: number) => Math.round(value * 100) / 100;
-    this.#send("$/infill/metrics", {
+    const params = {
       uri,
       source: answer.source,
       latencyMs: ms(answer.latencyMs),
@@ -113,7 +117,10 @@ export class ClientChannel {
       usage: answer.usage ?? null,
       context: answer.context ?? null,
       debounceMs: answer.debounceMs ?? null,
-    });
+    };
+    cost
+      .then(({ gcMs, heapBytes }) => this.#send("$/infill/metrics", { ...params, gcMs: ms(gcMs), heapBytes }))
+      .catch(() => {});
   }
 
   /** The partial result of an inline completion request (see partial-results.ts). */

@@ -73,6 +73,11 @@ export function startServer(options: ServerOptions): RunningServer {
   connection.onDidCloseTextDocument((params) => server.didClose(params));
   connection.onCompletion((params, token) => server.completion(params, token));
   connection.languages.inlineCompletion.on((params, token) => server.inlineCompletion(params, token));
+  connection.onRequest("textDocument/copilotInlineEdit", (params, token) =>
+    server.copilotInlineEdit(params, token),
+  );
+  connection.onNotification("textDocument/didShowInlineEdit", (params) => server.didShowInlineEdit(params));
+  connection.onCodeAction((params, token) => server.codeAction(params, token));
   connection.onExecuteCommand((params) => server.executeCommand(params));
   connection.onRequest("infill/probe", () => server.probe());
   connection.onRequest("infill/providers", () => server.providers());

@@ -2,10 +2,12 @@ import { homedir } from "node:os";
 import { usageDirectory } from "@infill/core/usage";
 import {
   type CancellationToken,
+  type CancellationTokenSource,
   type ClientCapabilities,
+  type CodeAction,
+  type CodeActionParams,
   type CompletionList,
   type CompletionParams,
-  CompletionTriggerKind,
   type ConfigurationItem,
   DidChangeConfigurationNotification,
   type DidChangeConfigurationParams,
@@ -21,24 +23,31 @@ import {
   type InitializeResult,
   type InlineCompletionList,
   type InlineCompletionParams,
-  InlineCompletionTriggerKind,
   MessageType,
-  type Position,
   type ProtocolNotificationType,
   ResponseError,
   type WorkspaceFoldersChangeEvent,
 } from "vscode-languageserver";
-import type { RequestKind, Trigger } from "../completion/answer.js";
-import { CompletionEngine } from "../completion/engine.js";
-import type { PartialListener } from "../completion/partial-feed.js";
-import type { Suggestion } from "../completion/type-through.js";
+import {
+  syntaxDocumentChanged,
+  syntaxDocumentGone,
+  syntaxDocumentOpened,
+} from "../completion/document-syntax.js";
+import type { CompletionEngine } from "../completion/engine.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
 import { configureGrammarIdle } from "../context/syntax/idle-grammars.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
+import { lineDelta } from "../documents/position-map.js";
 import { SettingsStore } from "../settings/settings-store.js";
-import { ACCEPTED_COMMAND, SHOWN_COMMAND, STATUS_COMMAND } from "../stats/commands.js";
+import {
+  ACCEPTED_COMMAND,
+  NEXT_EDIT_ACCEPTED_COMMAND,
+  SHOWN_COMMAND,
+  STATUS_COMMAND,
+} from "../stats/commands.js";
+import { RequestCosts } from "../stats/request-cost.js";
 import { statusLine } from "../stats/status-line.js";
 import { UsageTracker } from "../stats/usage-tracker.js";
 import { type CatalogueEntry, providerCatalogue } from "../upstream/provider-catalogue.js";
@@ -47,19 +56,22 @@ import { preloadClient } from "../upstream/upstreams.js";
 import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
-import { completionList, inlineItems, type Placement } from "./completion-items.js";
+import { Completions } from "./completions.js";
 import { GarbageCollector } from "./garbage-collector.js";
+import type { InlineEditList } from "./inline-edits.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
-import { partialResultToken } from "./partial-results.js";
-import { placementIn } from "./placement.js";
+import { NextEdits } from "./next-edits.js";
 import { SERVER_VERSION } from "./server-version.js";
 import { clientReportsShown } from "./shown-reports.js";
+import { answersTypeDefinitions, typeDefinitionAsk } from "./type-definitions.js";
 
 /**
  * The connection to the client as the server uses it (vscode-languageserver's `Connection` fits): notifications
  * and progress (through {@link ClientChannel}), registrations, and its configuration.
  */
 export interface LspClient extends ClientConnection {
+  /** A request to the client (`infill/typeDefinitions`). */
+  sendRequest(method: string, params: unknown, token: CancellationTokenSource["token"]): Promise<unknown>;
   readonly client: {
     register<P, RO>(type: ProtocolNotificationType<P, RO>, options?: RO): Promise<unknown>;
   };
@@ -90,8 +102,11 @@ export class InfillServer {
   readonly #channel: ClientChannel;
   readonly #context: ContextLoader;
   readonly #usage: UsageTracker;
+  readonly #completions: Completions;
   readonly #engine: CompletionEngine;
   readonly #garbage = new GarbageCollector();
+  readonly #nextEdits: NextEdits;
+  readonly #costs = new RequestCosts();
   #capabilities: ClientCapabilities = {};
 
   constructor(options: InfillServerOptions) {
@@ -119,6 +134,8 @@ export class InfillServer {
       onChange: (next) => {
         log.debug(`settings: ${JSON.stringify({ ...next, baseUrl: next.baseUrl ?? "(default)" })}`);
         this.#provider.settingsChanged();
+        this.#nextEdits.settingsChanged();
+        if (!next.metrics) this.#costs.stop();
         configureGrammarIdle({ idleMs: next.grammarIdleSeconds * 1000 });
       },
     });
@@ -128,11 +145,16 @@ export class InfillServer {
       afterRelease: () => this.#garbage.soon(),
     });
     this.#documents = new Documents((message) => log.warn(message));
+    const askTypes = typeDefinitionAsk(
+      (method, params, token) => client.sendRequest(method, params, token),
+      () => this.#documents.encoding,
+    );
     this.#context = new ContextLoader({
       documents: this.#documents,
       workspace: this.#workspace,
       settings: () => settings().context,
       log,
+      typeDefinitions: () => (answersTypeDefinitions(this.#capabilities) ? askTypes : undefined),
     });
     this.#usage = new UsageTracker({
       settings: () => ({
@@ -150,23 +172,33 @@ export class InfillServer {
       serverVersion: SERVER_VERSION,
       log,
     });
-    this.#engine = new CompletionEngine({
+    this.#completions = new Completions({
       documents: this.#documents,
-      upstream: () => this.#provider.upstream(),
       settings,
-      health: this.#provider.health,
-      onFailure: (notice) => this.#channel.tell(notice),
-      log,
-      onUpstream: (uri, arm) => {
-        const progressDone = this.#channel.progress();
-        const counted = this.#usage.upstream(uri, this.#documents.get(uri)?.languageId ?? "", arm);
-        return (end) => {
-          progressDone();
-          counted(end);
-        };
-      },
-      onTypedThrough: (suggestion, chars) => this.#usage.typedThrough(suggestion, chars),
+      ready: () => this.#settings.ready,
+      provider: this.#provider,
+      channel: this.#channel,
+      usage: this.#usage,
       context: this.#context,
+      costs: this.#costs,
+      capabilities: () => this.#capabilities,
+      log,
+    });
+    this.#engine = this.#completions.engine;
+    this.#nextEdits = new NextEdits({
+      documents: this.#documents,
+      workspace: this.#workspace,
+      context: this.#context,
+      settings,
+      keyOf: (provider, apiKeyEnv) => this.#provider.keyOf(provider, apiKeyEnv),
+      userAgent: `infill-lsp/${SERVER_VERSION}`,
+      tell: (notice) => this.#channel.tell(notice),
+      log,
+      capabilities: () => this.#capabilities,
+      completionBusy: (uri, position) => this.#engine.busyAt(uri, position),
+      prices: () => settings().prices,
+      ready: () => this.#settings.ready,
+      usage: (languageId, provider, model, delta) => this.#usage.nextEdit(languageId, provider, model, delta),
     });
   }
 
@@ -212,10 +244,12 @@ export class InfillServer {
 
   didChangeWorkspaceFolders(event: WorkspaceFoldersChangeEvent): void {
     this.#workspace.change(event.added, event.removed);
+    this.#nextEdits.policyChanged();
   }
 
   didChangeWatchedFiles({ changes }: DidChangeWatchedFilesParams): void {
     this.#context.loaded?.filesChanged(changes.map((change) => change.uri));
+    this.#nextEdits.policyChanged();
   }
 
   didOpen(params: DidOpenTextDocumentParams): void {
@@ -223,7 +257,10 @@ export class InfillServer {
     const { uri } = params.textDocument;
     // Opened again (e.g. reloaded from disk): nothing remembered for the old text applies.
     this.#engine.forget(uri);
+    syntaxDocumentGone(uri);
+    this.#nextEdits.forget(uri);
     const reload = this.#documents.didOpen(params);
+    syntaxDocumentOpened(this.#documents.get(uri)!);
     // What was taken there is followed into the new text.
     if (reload) this.#usage.changed(uri, [reload]);
     this.#context.loaded?.didOpen(uri);
@@ -238,9 +275,11 @@ export class InfillServer {
       return;
     }
     const { from, changes } = applied;
+    syntaxDocumentChanged(uri, changes);
     this.#engine.didChange(uri, from);
     this.#usage.changed(uri, changes);
-    this.#context.loaded?.didChange(uri, from.line);
+    this.#context.loaded?.didChange(uri, from, lineDelta(changes));
+    this.#nextEdits.didChange(uri, params.textDocument.version, changes);
   }
 
   didSave(params: DidSaveTextDocumentParams): void {
@@ -253,6 +292,8 @@ export class InfillServer {
     const { uri } = params.textDocument;
     const closing = this.#documents.get(uri);
     this.#engine.forget(uri);
+    syntaxDocumentGone(uri);
+    this.#nextEdits.forget(uri);
     this.#usage.closing(uri);
     this.#context.loaded?.didClose(uri, closing);
     this.#documents.didClose(uri);
@@ -260,49 +301,43 @@ export class InfillServer {
     if (closing && closing.buffer.length >= BIG_BUFFER_CHARS) this.#garbage.soon();
   }
 
-  async completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
-    checkPosition("textDocument/completion", params);
-    // LSP's Invoked also covers "typing an identifier" in some clients; they debounce before asking anyway.
-    const trigger = params.context?.triggerKind === CompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    const placed = await this.#answer(params.textDocument.uri, params.position, token, "completion", trigger);
-    return placed ? completionList(placed.place, placed.alternatives) : { isIncomplete: true, items: [] };
+  completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {
+    return this.#completions.completion(params, token);
   }
 
-  async inlineCompletion(
-    params: InlineCompletionParams,
-    token: CancellationToken,
-  ): Promise<InlineCompletionList> {
-    checkPosition("textDocument/inlineCompletion", params);
-    const { uri } = params.textDocument;
-    const trigger =
-      params.context?.triggerKind === InlineCompletionTriggerKind.Invoked ? "invoked" : "automatic";
-    // Partial results (opt-in): the lines settled so far, inserted at the cursor (what they replace comes with the
-    // answer).
-    const partialToken = partialResultToken(this.#capabilities, params);
-    const onPartial: PartialListener | undefined =
-      partialToken === undefined
-        ? undefined
-        : (partial) => {
-            const doc = this.#documents.get(uri);
-            const place = doc && placementIn(doc, { ...partial, replaceEnd: 0 }, this.#documents.encoding);
-            if (place) this.#channel.partial(partialToken, inlineItems(place));
-          };
-    const placed = await this.#answer(uri, params.position, token, "inline", trigger, onPartial);
-    return { items: placed ? inlineItems(placed.place, placed.alternatives) : [] };
+  inlineCompletion(params: InlineCompletionParams, token: CancellationToken): Promise<InlineCompletionList> {
+    return this.#completions.inlineCompletion(params, token);
+  }
+
+  /** `textDocument/copilotInlineEdit` (copilot-language-server's next edits, as copilot-lsp and sidekick.nvim ask). */
+  copilotInlineEdit(params: unknown, token: CancellationToken): Promise<InlineEditList> {
+    return this.#nextEdits.inlineEdit(params, token);
+  }
+
+  /** `textDocument/didShowInlineEdit`: the client showed a next edit. */
+  didShowInlineEdit(params: unknown): void {
+    this.#nextEdits.didShow(params);
+  }
+
+  /** `textDocument/codeAction`: next edits as `refactor.rewrite` actions, for editors that render no inline edits. */
+  codeAction(params: CodeActionParams, token: CancellationToken): Promise<CodeAction[]> {
+    return this.#nextEdits.codeActions(params, token);
   }
 
   executeCommand({ command, arguments: args }: ExecuteCommandParams): unknown {
-    if (command === ACCEPTED_COMMAND || command === SHOWN_COMMAND) {
+    if (command === ACCEPTED_COMMAND || command === SHOWN_COMMAND || command === NEXT_EDIT_ACCEPTED_COMMAND) {
       try {
         if (command === ACCEPTED_COMMAND) this.#usage.accepted(args);
-        else this.#usage.reportedShown(args);
+        else if (command === SHOWN_COMMAND) this.#usage.reportedShown(args);
+        else this.#nextEdits.accepted(args);
       } catch (error) {
         return new ResponseError(ErrorCodes.InvalidParams, (error as Error).message);
       }
       return null;
     }
     if (command === STATUS_COMMAND) {
-      const status = this.#usage.status();
+      const nextEdits = this.#nextEdits.figures();
+      const status = { ...this.#usage.status(), ...(nextEdits ? { nextEdits } : {}) };
       const quiet = (args?.[0] as { message?: unknown } | undefined)?.message === false;
       if (!quiet) this.#channel.show(MessageType.Info, statusLine(status));
       return status;
@@ -330,9 +365,12 @@ export class InfillServer {
   /** `shutdown`: stop everything that runs on its own, write the usage counted, close the provider's client. */
   async shutdown(): Promise<void> {
     this.#engine.dispose();
+    // Before usage is written: the next edits' last retention checks are counted there.
+    const nextEdits = this.#nextEdits.shutdown();
     this.#usage.dispose();
+    this.#costs.stop();
     this.#context.loaded?.dispose();
-    await this.#provider.close();
+    await Promise.all([this.#provider.close(), nextEdits]);
   }
 
   /** Write the usage totals not written yet, synchronously: for the moment the process exits. */
@@ -347,50 +385,12 @@ export class InfillServer {
     await this.#settings.pull(fetch, pushed);
   }
 
-  async #answer(
-    uri: string,
-    position: Position,
-    token: CancellationToken,
-    kind: RequestKind,
-    trigger: Trigger,
-    onPartial?: PartialListener,
-  ): Promise<{ place: Placement; alternatives: Placement[] } | undefined> {
-    await this.#settings.ready;
-    const result = await this.#engine.complete(uri, position, token, kind, trigger, onPartial);
-    if (result.kind === "none") {
-      this.#channel.log.debug(`no suggestion: ${result.reason}`);
-      this.#usage.noAnswer(uri, result.reason);
-      return undefined;
-    }
-    if (this.#settings.current.metrics) this.#channel.metrics(uri, result);
-    const doc = this.#documents.get(uri);
-    if (!doc) return undefined;
-    const placed = (text: string, replaceEnd: number, suggestion: Suggestion): Placement | undefined => {
-      const { position, latencyMs } = result;
-      const accept = this.#usage.answered(uri, doc.languageId, suggestion, text, position, latencyMs);
-      const place = placementIn(doc, { text, position, replaceEnd }, this.#documents.encoding);
-      return place && { ...place, accept };
-    };
-    const place = placed(result.text, result.replaceEnd, result.suggestion);
-    if (!place) return undefined;
-    const alternatives = (result.alternatives ?? []).flatMap(
-      (a) => placed(a.text, a.replaceEnd, a.suggestion) ?? [],
-    );
-    return { place, alternatives };
-  }
-
   /** Whether a notification's params lack what the server reads (it is then ignored, with a warning). */
   #malformed(method: string, shape: ParamsShape, params: unknown): boolean {
     const problem = paramsProblem(shape, params);
     if (problem) this.#channel.log.warn(`infill: ignoring ${method}: ${problem}`);
     return problem !== undefined;
   }
-}
-
-/** Refuse a completion request whose params lack what the server reads, naming the field. */
-function checkPosition(method: string, params: unknown): void {
-  const problem = paramsProblem("position", params);
-  if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `infill: ${method}: ${problem}`);
 }
 
 function isObject(value: unknown): value is object {

@@ -50,6 +50,13 @@ const SHAPES = {
     textDocument: object({ uri: string, version: number }),
     contentChanges: arrayOf(object({ range: optional(range), text: string })),
   }),
+  /** `textDocument/copilotInlineEdit`: copilot-lsp sends the document's version with the position. */
+  inlineEdit: object({ textDocument: object({ uri: string, version: optional(number) }), position }),
+  "textDocument/codeAction": object({
+    textDocument: object({ uri: string }),
+    range,
+    context: optional(object({ triggerKind: optional(number) })),
+  }),
   /** `didClose`, `didSave`. */
   document: object({ textDocument: object({ uri: string }) }),
 } as const;

@@ -11,8 +11,8 @@ interface Pending {
  * Writes JSON-RPC messages with as few `write()`s as it can: header and body in one buffer, and every message sent
  * during one turn of the event loop's work in one write. vscode-jsonrpc's stream writer writes the header and the
  * body separately (behind a semaphore and several promise hops), which costs the editor an extra wake-up per
- * message; a completion answer is latency the user feels, and with `metrics` on it comes right after a notification
- * that would otherwise wake the editor once more. The batch is written once the microtasks of the turn have run
+ * message; a completion answer is latency the user feels, and a notification sent in the same turn (a log line, the
+ * end of a progress report) would otherwise wake the editor once more. The batch is written once the microtasks of the turn have run
  * (`process.nextTick`), so no message waits for the next turn. Writes keep their order because a Node stream does.
  */
 export class FramedMessageWriter extends AbstractMessageWriter implements MessageWriter {

@@ -7,6 +7,16 @@ import { describeIssue } from "./issue-message.js";
 /** Where completions come from: `sim` (the embedded simulator) and the providers of `@infill/core`. */
 const PROVIDERS = ["deepseek", "sim", "openai-compatible", "ollama", "llamacpp", "codestral"] as const;
 
+/** Where next edits may come from: the providers that take an edit model's prompt (not Codestral: FIM only). */
+const NEXT_EDIT_PROVIDERS = ["deepseek", "sim", "openai-compatible", "ollama", "llamacpp"] as const;
+
+/** The prompt formats of the edit models next edits speak (see `next-edit/prompt/`). */
+export const NEXT_EDIT_FORMATS = ["zeta", "sweep", "instinct", "deepseek"] as const;
+
+/** An environment variable's name. */
+const envName = () =>
+  z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable's name"));
+
 /** Every setting and its validation; each is checked on its own so one bad value does not void the others. */
 export const FIELDS = {
   /**
@@ -22,7 +32,7 @@ export const FIELDS = {
    * The name of the environment variable that holds the key (a name, never the key: keys stay out of settings
    * files). Default: the provider's (`DEEPSEEK_API_KEY`, `CODESTRAL_API_KEY`; none for the others).
    */
-  apiKeyEnv: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable's name")),
+  apiKeyEnv: envName(),
   /** Allow plain http to a host other than this machine (a LAN Ollama, say). Default false. */
   allowInsecureHttp: z.boolean(),
   /** Upper bound of generated tokens per request (FIM allows at most 4096). Default 256. */
@@ -83,13 +93,17 @@ export const FIELDS = {
    * block's budget, in estimated tokens, taken out of `contextTokens`; default 1024), `exclude` (gitignore-style
    * patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns; default []),
    * `holdout` (the share of requests, 0..1, sent without the block to measure what it earns, chosen per region of a
-   * document and day so the prompt cache keeps hitting; default 0).
+   * document and day so the prompt cache keeps hitting; default 0), `typeDefinitionMs` (how long a request waits
+   * for the editor's language servers to say where the type of the receiver at the cursor is declared, through
+   * `infill/typeDefinitions` with clients that offer it, in ms (the request's debounce when longer); a later answer
+   * serves the next request; 0 never asks; default 50).
    */
   context: z.strictObject({
     enabled: z.optional(z.boolean()),
     maxTokens: z.optional(z.int().check(z.gte(0), z.lte(100_000))),
     exclude: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(1000))),
     holdout: z.optional(z.number().check(z.gte(0), z.lte(1))),
+    typeDefinitionMs: z.optional(z.int().check(z.gte(0), z.lte(2000))),
   }),
   /**
    * How long a tree-sitter grammar stays loaded after a document of its language last used it, in seconds; then its
@@ -105,6 +119,25 @@ export const FIELDS = {
     z.string().check(z.minLength(1)),
     z.strictObject({ cacheHit: dollars(), cacheMiss: dollars(), output: dollars() }),
   ),
+  /**
+   * Next-edit suggestions (the change the user will make next, near the cursor), merged key by key: `enabled`
+   * (default false: off until configured), `provider` (`deepseek`, `sim`, `ollama`, `llamacpp`,
+   * `openai-compatible`; default: the `provider` setting), `format` (`zeta`, `sweep`, `instinct`, `deepseek`: the
+   * prompt the model was trained on; default `deepseek` for DeepSeek and the sim, required otherwise), `model`,
+   * `baseUrl`, `apiKeyEnv` (as the top-level ones, for the edit model; default: the provider's), `debounceMs` (the
+   * longest pause after an edit before asking, learned from the typing like `debounceMs`; default 300),
+   * `maxRegionLines` (the most lines the model may rewrite around the cursor; default 40).
+   */
+  nextEdit: z.strictObject({
+    enabled: z.optional(z.boolean()),
+    provider: z.optional(z.enum(NEXT_EDIT_PROVIDERS)),
+    format: z.optional(z.enum(NEXT_EDIT_FORMATS)),
+    model: z.optional(z.string().check(z.minLength(1))),
+    baseUrl: z.optional(z.url()),
+    apiKeyEnv: z.optional(envName()),
+    debounceMs: z.optional(z.int().check(z.gte(0), z.lte(5000))),
+    maxRegionLines: z.optional(z.int().check(z.gte(3), z.lte(400))),
+  }),
   /**
    * Usage counting, merged key by key: `persist` (write each day's totals, counts and tokens only, to
    * `$XDG_STATE_HOME/infill/usage/YYYY-MM.jsonl` for `infill usage`; default true), `retentionChecks` (when to check

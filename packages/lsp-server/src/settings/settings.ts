@@ -10,14 +10,27 @@ export type { SettingsLayer } from "./settings-schema.js";
  * default).
  */
 export type Settings = {
-  [K in Exclude<keyof typeof FIELDS, ProviderDefaulted | "context" | "usage" | "hotStreak">]: z.infer<
-    (typeof FIELDS)[K]
-  >;
+  [K in Exclude<
+    keyof typeof FIELDS,
+    ProviderDefaulted | "context" | "usage" | "hotStreak" | "nextEdit"
+  >]: z.infer<(typeof FIELDS)[K]>;
 } & { [K in ProviderDefaulted]: string | undefined } & {
   context: ContextSettings;
   usage: UsageCountSettings;
   hotStreak: { maxTokens: number };
+  nextEdit: NextEditConfig;
 };
+
+type NextEditLayer = z.infer<(typeof FIELDS)["nextEdit"]>;
+
+/**
+ * Next-edit settings (see `FIELDS.nextEdit`): `enabled`, `debounceMs` and `maxRegionLines` always present; the
+ * provider, format, model, base URL and key variable undefined when they default to the provider's (or, for the
+ * provider, the top-level one).
+ */
+export type NextEditConfig = {
+  [K in "enabled" | "debounceMs" | "maxRegionLines"]-?: NonNullable<NextEditLayer[K]>;
+} & { [K in "provider" | "format" | "model" | "baseUrl" | "apiKeyEnv"]: NextEditLayer[K] | undefined };
 
 /** Usage counting settings, every key present (see `FIELDS.usage`). */
 export type UsageCountSettings = {
@@ -56,15 +69,25 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     timeoutMs: 10_000,
     logLevel: "warn",
     metrics: false,
-    context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0 },
+    context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0, typeDefinitionMs: 50 },
     grammarIdleSeconds: 600,
     prices: {},
     usage: { persist: true, retentionChecks: [30, 120, 300, 600] },
+    nextEdit: {
+      enabled: false,
+      provider: undefined,
+      format: undefined,
+      model: undefined,
+      baseUrl: undefined,
+      apiKeyEnv: undefined,
+      debounceMs: 300,
+      maxRegionLines: 40,
+    },
   };
 }
 
 /** Settings whose value is an object merged key by key across layers (a layer need not repeat the others). */
-const MERGED_BY_KEY = new Set<string>(["context", "usage", "hotStreak"]);
+const MERGED_BY_KEY = new Set<string>(["context", "usage", "hotStreak", "nextEdit"]);
 
 /** Layer settings: defaults < initializationOptions < workspace configuration. */
 export function mergeSettings(base: Settings, ...layers: SettingsLayer[]): Settings {

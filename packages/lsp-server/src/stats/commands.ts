@@ -15,3 +15,10 @@ export const SHOWN_COMMAND = "infill.shown";
  * `[{ "message": false }]`, for editors that do nothing with a command's result.
  */
 export const STATUS_COMMAND = "infill.status";
+
+/**
+ * The command each next edit carries (`textDocument/copilotInlineEdit`'s edits, the code actions): clients run it
+ * with `[id]` when the user accepts the edit, as copilot-language-server's `github.copilot.didAcceptNextEditSuggestionItem`
+ * is run with its item's id.
+ */
+export const NEXT_EDIT_ACCEPTED_COMMAND = "infill.nextEditAccepted";

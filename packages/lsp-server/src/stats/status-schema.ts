@@ -93,6 +93,41 @@ export const FiguresSchema = z.object({
   }),
 });
 
+/**
+ * Next-edit suggestions' own figures (their requests are not in the completion figures): requests and tokens as
+ * completions count them, `shown` (the client said so with `textDocument/didShowInlineEdit`, or the first edit of an
+ * answer it got), `accepted` (the client ran the edit's command, or the document holds it), `acceptanceRate`, and:
+ */
+export const NextEditFiguresSchema = z.extend(
+  z.pick(FiguresSchema, {
+    requests: true,
+    cancelled: true,
+    superseded: true,
+    failed: true,
+    unreported: true,
+    cacheHitTokens: true,
+    cacheMissTokens: true,
+    completionTokens: true,
+    cost: true,
+    unpricedTokens: true,
+    shown: true,
+    accepted: true,
+    acceptanceRate: true,
+    acceptedChars: true,
+    failures: true,
+  }),
+  {
+    /** What is still there of the characters applied, at each retention horizon (shortest first). */
+    retained: z.array(
+      z.pick(RetainedSchema, { seconds: true, checkedChars: true, retainedChars: true, rate: true }),
+    ),
+    /** Edits shown and dropped without being accepted (an edit elsewhere, the next answer, the document closed). */
+    dismissed: count,
+    /** Answers that were not what their format says, by problem (never shown). */
+    malformed: z.record(z.string(), count),
+  },
+);
+
 /** The answer to `infill.status`. */
 export const StatusSchema = z.object({
   /** Version of this format; fields are only added within a version. */
@@ -110,6 +145,11 @@ export const StatusSchema = z.object({
      * (Buffers among it). Absent from servers older than this field.
      */
     memory: z.optional(z.object({ rss: count, heapUsed: count, heapTotal: count, external: count })),
+    /**
+     * The tree-sitter grammars loaded now (`c`, `java`, …): a language's is loaded when its first document is read,
+     * and syntax-aware endings and outlines have it from then on. Absent from servers older than this field.
+     */
+    grammars: z.optional(z.array(z.string())),
   }),
   /** The provider and model of the current settings. */
   provider: z.string(),
@@ -161,6 +201,8 @@ export const StatusSchema = z.object({
   shownBy: z.enum(["client", "timer"]),
   /** The `timer` rule's wait, in ms. */
   shownAfterMs: z.number(),
+  /** Next-edit suggestions, when they are on (`nextEdit.enabled`). Absent from servers older than this field. */
+  nextEdits: z.optional(NextEditFiguresSchema),
   /** The usage log the day's totals go to (`infill usage` reads it). */
   log: z.object({
     /** Whether totals are written (`usage.persist`, and a place to write them). */
@@ -174,5 +216,7 @@ export const StatusSchema = z.object({
 
 /** What `infill.status` answers. */
 export type Status = z.infer<typeof StatusSchema>;
+/** The next-edit figures of a {@link Status}. */
+export type NextEditFigures = z.infer<typeof NextEditFiguresSchema>;
 /** The figures of one scope of a {@link Status}. */
 export type Figures = z.infer<typeof FiguresSchema>;

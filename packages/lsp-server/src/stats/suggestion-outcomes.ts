@@ -6,7 +6,7 @@ import type { AppliedChange } from "../documents/position-map.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
 import { takenAtPlace } from "./accept-inference.js";
 import { CheckSchedule } from "./check-schedule.js";
-import { PlaceIndex } from "./place-index.js";
+import { FollowedPlaces } from "./followed-places.js";
 import { retainedChars } from "./retention.js";
 import { SuggestionPlace } from "./suggestion-place.js";
 import { SYSTEM_TIMERS, type Timers } from "./timers.js";
@@ -20,8 +20,6 @@ export const SHOWN_AFTER_MS = 750;
 
 /** At most this many suggestions can still be reported taken or shown by id (the most recent ones). */
 const REMEMBERED_SUGGESTIONS = 500;
-/** Suggestions of one document whose place is open to inference at once (the most recent ones). */
-const OPEN_PLACES_PER_DOCUMENT = 3;
 /**
  * Suggestions taken whose retention checks are pending, at most: the oldest beyond are not checked (their checks
  * count as `unchecked`, see {@link RetentionQueue}).
@@ -79,7 +77,7 @@ interface Outcome<S> {
   shownTimer: (() => void) | undefined;
   /** Its place in the document while it is open to inference (then it is in its document's `#open`). */
   place: SuggestionPlace | undefined;
-  /** Whether its place, closed on what was taken, is followed for its checks (in its document's `#closed`). */
+  /** Whether its place, closed on what was taken, is followed for its checks (in its document's index). */
   indexed: boolean;
   /** The text of its place when its document closed (a closed document counts as its last state). */
   snapshot: string | undefined;
@@ -96,10 +94,8 @@ export class SuggestionOutcomes<S> {
   readonly #bySuggestion = new WeakMap<Suggestion, Outcome<S>>();
   /** By id, the oldest first: an accept comes soon after its suggestion is shown, so the oldest go first. */
   readonly #byId = new Map<string, Outcome<S>>();
-  /** The suggestions whose place is open to inference, by document (a few: {@link OPEN_PLACES_PER_DOCUMENT}). */
-  readonly #open = new Map<string, Array<Outcome<S>>>();
-  /** By document, the closed places of suggestions whose retention checks are pending (an edit visits a few). */
-  readonly #closed = new Map<string, PlaceIndex<Outcome<S>>>();
+  /** Where the suggestions are as their documents are edited. */
+  readonly #places = new FollowedPlaces<Outcome<S>>();
   /** The latest suggestion answered for each document: the one on screen, for the shown rule. */
   readonly #current = new Map<string, Outcome<S>>();
   /** The retention checks of every suggestion taken, on one timer. */
@@ -108,10 +104,6 @@ export class SuggestionOutcomes<S> {
   #nextId = 0;
   #unchecked = 0;
   #uncheckedChars = 0;
-  /** Open places walked by edits (closed ones are counted by their indexes). */
-  #openVisited = 0;
-  /** Closed places visited by the indexes of documents no longer followed. */
-  #closedVisited = 0;
 
   constructor(private readonly options: OutcomesOptions<S>) {
     this.#timers = options.timers ?? SYSTEM_TIMERS;
@@ -120,12 +112,9 @@ export class SuggestionOutcomes<S> {
 
   /** Where the retention checks stand. */
   retentionQueue(): RetentionQueue {
-    let followed = 0;
-    for (const open of this.#open.values()) followed += open.length;
-    for (const index of this.#closed.values()) followed += index.size;
     return {
       pending: this.#checks.size,
-      followed,
+      followed: this.#places.size,
       unchecked: this.#unchecked,
       uncheckedChars: this.#uncheckedChars,
     };
@@ -133,9 +122,7 @@ export class SuggestionOutcomes<S> {
 
   /** Places an edit followed one by one so far, open and closed: what edits cost (for tests and benches). */
   get placesVisited(): number {
-    let visited = this.#openVisited + this.#closedVisited;
-    for (const index of this.#closed.values()) visited += index.visited;
-    return visited;
+    return this.#places.visited;
   }
 
   /**
@@ -223,12 +210,7 @@ export class SuggestionOutcomes<S> {
     const buffer = this.options.buffer(uri);
     if (!buffer || changes.length === 0) return;
     // Closed places first: an open place that closes below joins them as the text is now.
-    const index = this.#closed.get(uri);
-    if (index) for (const change of changes) index.apply(change);
-    const open = this.#open.get(uri);
-    if (!open) return;
-    this.#openVisited += open.length;
-    for (const outcome of [...open]) {
+    for (const outcome of this.#places.changed(uri, changes)) {
       // Gone already: dropped by the bound on checks while another suggestion of this edit was taken.
       const place = outcome.place;
       if (!place) continue;
@@ -236,22 +218,16 @@ export class SuggestionOutcomes<S> {
       if (place.settle(buffer)) this.#infer(outcome, buffer);
       // The text before its anchor changed: it can no longer be inferred. What was taken of it is still checked.
       else if (outcome.reached > 0) this.#close(outcome, buffer, place.text(buffer).length);
-      else this.#unfollow(outcome);
+      else this.#places.unfollow(outcome);
     }
   }
 
   /** `uri` is closing (its text still readable): its places keep their last text. */
   closed(uri: string): void {
     const buffer = this.options.buffer(uri);
-    const index = this.#closed.get(uri);
-    for (const outcome of [...(this.#open.get(uri) ?? []), ...(index?.items() ?? [])]) {
-      if (this.#checks.has(outcome) && buffer) outcome.snapshot = this.#text(outcome, buffer);
-      outcome.place = undefined;
-      outcome.indexed = false;
-    }
-    this.#open.delete(uri);
-    if (index) this.#closedVisited += index.visited;
-    this.#closed.delete(uri);
+    this.#places.documentClosed(uri, (outcome) => {
+      if (this.#checks.has(outcome) && buffer) outcome.snapshot = this.#places.text(outcome, buffer);
+    });
     const current = this.#current.get(uri);
     if (current) this.#stopShownTimer(current);
     this.#current.delete(uri);
@@ -262,8 +238,7 @@ export class SuggestionOutcomes<S> {
     this.#checks.runAll();
     for (const outcome of this.#current.values()) this.#stopShownTimer(outcome);
     this.#current.clear();
-    this.#open.clear();
-    this.#closed.clear();
+    this.#places.clear();
   }
 
   /** Start following where `outcome` goes, from its anchor to the answer's cursor (what was typed of it already). */
@@ -274,47 +249,11 @@ export class SuggestionOutcomes<S> {
     const anchor = { line: suggestion.line, character: suggestion.character };
     const place = new SuggestionPlace(anchor, suggestion.linePrefix, at);
     if (!place.settle(buffer)) return;
-    outcome.place = place;
-    const open = this.#open.get(outcome.uri) ?? [];
-    this.#open.set(outcome.uri, open);
-    open.push(outcome);
-    for (const old of open.slice(0, Math.max(0, open.length - OPEN_PLACES_PER_DOCUMENT))) {
+    for (const old of this.#places.open(outcome, place)) {
       if (old.reached > 0) this.#close(old, buffer, old.place!.text(buffer).length);
-      else this.#unfollow(old);
+      else this.#places.unfollow(old);
     }
     this.#infer(outcome, buffer);
-  }
-
-  /** Whether `outcome`'s place is followed, open or closed. */
-  #followed(outcome: Outcome<S>): boolean {
-    return outcome.place !== undefined || outcome.indexed;
-  }
-
-  /** The text of `outcome`'s followed place. */
-  #text(outcome: Outcome<S>, buffer: TextBuffer): string {
-    if (outcome.place) return outcome.place.text(buffer);
-    const range = this.#closed.get(outcome.uri)?.range(outcome);
-    return range ? buffer.slice(range.start, range.end) : "";
-  }
-
-  /** Stop following `outcome`'s place, open or closed. */
-  #unfollow(outcome: Outcome<S>): void {
-    if (outcome.place) {
-      outcome.place = undefined;
-      const open = this.#open.get(outcome.uri);
-      const at = open?.indexOf(outcome) ?? -1;
-      if (at !== -1) open!.splice(at, 1);
-      if (open?.length === 0) this.#open.delete(outcome.uri);
-    }
-    if (outcome.indexed) {
-      outcome.indexed = false;
-      const index = this.#closed.get(outcome.uri);
-      index?.remove(outcome);
-      if (index?.size === 0) {
-        this.#closedVisited += index.visited;
-        this.#closed.delete(outcome.uri);
-      }
-    }
   }
 
   /** What the text at an open place says of its suggestion. */
@@ -330,23 +269,13 @@ export class SuggestionOutcomes<S> {
       // The typing left the suggestion: the editor hides it, and nothing more of it can be taken here.
       this.#stopShownTimer(outcome);
       if (outcome.reached > 0) this.#close(outcome, buffer, found.placeUnits);
-      else this.#unfollow(outcome);
+      else this.#places.unfollow(outcome);
     }
   }
 
   /** Close `outcome`'s place on what was taken; followed on (in its document's index) only while checks are pending. */
   #close(outcome: Outcome<S>, buffer: TextBuffer, units: number): void {
-    const place = outcome.place!;
-    place.close(buffer, units);
-    this.#unfollow(outcome);
-    if (!this.#checks.has(outcome)) return;
-    let index = this.#closed.get(outcome.uri);
-    if (!index) {
-      index = new PlaceIndex();
-      this.#closed.set(outcome.uri, index);
-    }
-    index.add(outcome, place.start, place.end);
-    outcome.indexed = true;
+    this.#places.close(outcome, buffer, units, this.#checks.has(outcome));
   }
 
   #take(outcome: Outcome<S>, chars: number): void {
@@ -373,7 +302,7 @@ export class SuggestionOutcomes<S> {
 
   /** Check what is left of what was taken at each horizon (none when its place is not followed). */
   #scheduleChecks(outcome: Outcome<S>): void {
-    if (!this.#followed(outcome)) return;
+    if (!this.#places.followed(outcome)) return;
     const horizons = [...new Set(this.options.horizons())].sort((a, b) => a - b);
     if (horizons.length === 0) return;
     this.#checks.add(outcome, horizons);
@@ -384,21 +313,21 @@ export class SuggestionOutcomes<S> {
       this.#unchecked += dropped;
       this.#uncheckedChars += dropped * oldest.reached;
       oldest.snapshot = undefined;
-      this.#unfollow(oldest);
+      this.#places.unfollow(oldest);
     }
   }
 
   /** The check of `outcome` at `seconds` (the schedule already counts it done). */
   #check(outcome: Outcome<S>, seconds: number): void {
-    const buffer = this.#followed(outcome) ? this.options.buffer(outcome.uri) : undefined;
-    const now = outcome.snapshot ?? (buffer ? this.#text(outcome, buffer) : "");
+    const buffer = this.#places.followed(outcome) ? this.options.buffer(outcome.uri) : undefined;
+    const now = outcome.snapshot ?? (buffer ? this.#places.text(outcome, buffer) : "");
     const taken = takenText(outcome.suggestion.text, outcome.reached);
     const retained = retainedChars(taken, now);
     this.options.count(outcome.scope, retentionDelta(seconds, outcome.reached, retained));
     if (!this.#checks.has(outcome)) {
       // Its last check: nothing of it is kept but what its id still answers (the latest few hundred).
       outcome.snapshot = undefined;
-      if (outcome.indexed) this.#unfollow(outcome);
+      if (outcome.indexed) this.#places.unfollow(outcome);
     }
   }
 }

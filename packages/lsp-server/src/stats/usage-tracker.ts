@@ -10,6 +10,7 @@ import {
   type ModelPrice,
   PRICES_AS_OF,
   priceOf,
+  type UsageKind,
   type UsageRecord,
   type UsageTotals,
   usageFile,
@@ -20,6 +21,7 @@ import type { Position } from "vscode-languageserver";
 import type { NoSuggestionReason } from "../completion/answer.js";
 import { LatencyWindow } from "../completion/latency-window.js";
 import type { Suggestion } from "../completion/type-through.js";
+import { loadedGrammars } from "../context/syntax/runtime.js";
 import type { AppliedChange } from "../documents/position-map.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
 import type { Logger } from "../log/logger.js";
@@ -169,6 +171,14 @@ export class UsageTracker {
   }
 
   /**
+   * Next edits' usage, for the log only (their figures are `NextEditStats`', beside the completion ones): what `delta`
+   * adds for a document of `languageId` asked of the next-edit `provider` and `model`, under kind `next-edit`.
+   */
+  nextEdit(languageId: string, provider: string, model: string, delta: UsageTotals): void {
+    this.#log({ provider, model, language: usageLanguage(languageId), context: "off" }, delta, "next-edit");
+  }
+
+  /**
    * An answer for `uri` (a document of `languageId`) shows `text`, the rest of `suggestion`, with the cursor at `at`
    * (UTF-16), after `latencyMs`. A suggestion is counted shown once, however many answers (type-through) show it:
    * when the client says it showed it, or else once it stayed answered for a moment (see suggestion-outcomes.ts).
@@ -249,6 +259,7 @@ export class UsageTracker {
         startedAt: this.#startedAt.toISOString(),
         uptimeMs: now.getTime() - this.#startedAt.getTime(),
         memory: memoryNow(),
+        grammars: loadedGrammars(),
       },
       provider: settings.provider,
       model: settings.model,
@@ -358,18 +369,22 @@ export class UsageTracker {
       entry(this.#contexts, scope.context),
     ];
     for (const bucket of buckets) addTotals(bucket.totals, delta);
-    if (this.#logDirectory() && !UNBILLED_PROVIDERS.has(scope.provider)) {
-      const day = localDay(this.#now());
-      const { provider, model, language, context } = scope;
-      const key = pendingKey({ day, provider, model, language, context });
-      let record = this.#pending.get(key);
-      if (!record) {
-        record = { day, provider, model, language, context, ...emptyTotals() };
-        this.#pending.set(key, record);
-      }
-      addTotals(record, delta);
-    }
+    this.#log(scope, delta, "completion");
     return buckets;
+  }
+
+  /** Add `delta` to the day's pending totals of the scope and kind (what the usage log gets). */
+  #log(scope: Omit<Scope, "workspace">, delta: UsageTotals, kind: UsageKind): void {
+    if (!this.#logDirectory() || UNBILLED_PROVIDERS.has(scope.provider)) return;
+    const day = localDay(this.#now());
+    const { provider, model, language, context } = scope;
+    const key = pendingKey({ day, provider, model, language, context, kind });
+    let record = this.#pending.get(key);
+    if (!record) {
+      record = { day, provider, model, language, context, kind, ...emptyTotals() };
+      this.#pending.set(key, record);
+    }
+    addTotals(record, delta);
   }
 }
 
@@ -384,9 +399,9 @@ function entry<K>(buckets: Map<K, Bucket>, key: K): Bucket {
 }
 
 function pendingKey(
-  record: Pick<UsageRecord, "day" | "provider" | "model" | "language" | "context">,
+  record: Pick<UsageRecord, "day" | "provider" | "model" | "language" | "context" | "kind">,
 ): string {
-  return [record.day, record.provider, record.model, record.language, record.context].join("\0");
+  return [record.day, record.provider, record.model, record.language, record.context, record.kind].join("\0");
 }
 
 /** `[{ id, chars }]` (or the object alone), or what is wrong with it. */

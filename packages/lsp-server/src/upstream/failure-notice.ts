@@ -11,6 +11,12 @@ export interface FailureSubject {
   model: string | undefined;
   /** The environment variable the key comes from, when the provider takes one. */
   apiKeyEnv: string | undefined;
+  /** What the user gets from it, as notices name it. Default `completions`. */
+  feature?: string;
+  /** The prefix of the settings that configure it (`nextEdit.`). Default none: the top-level settings. */
+  settings?: string;
+  /** What its base URL must serve. Default `FIM completions`. */
+  endpoint?: string;
 }
 
 /** The default subject: DeepSeek with its key variable. */
@@ -41,8 +47,8 @@ export function missingKeyNotice(subject: FailureSubject): FailureNotice {
     kind: "no-key",
     severity: "warning",
     message:
-      `infill: ${variable} is not set, so there are no completions from ${subject.label}. Set it in the ` +
-      'environment that starts the editor (or set the "provider" setting to "sim" to try infill offline).',
+      `${noticePrefix(subject)}: ${variable} is not set, so there are no ${subject.feature ?? "completions"} from ${subject.label}. Set it in the ` +
+      `environment that starts the editor (or set the "${subject.settings ?? ""}provider" setting to "sim" to try infill offline).`,
   };
 }
 
@@ -53,11 +59,13 @@ export function missingKeyNotice(subject: FailureSubject): FailureNotice {
 export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK): FailureNotice {
   const { kind, message } = failure;
   const { label } = subject;
+  const what = subject.feature ?? "completions";
+  const prefix = subject.settings ?? "";
   const model = subject.model === undefined ? "the model" : `"${subject.model}"`;
   const notice = (severity: FailureNotice["severity"], text: string): FailureNotice => ({
     kind,
     severity,
-    message: `infill: ${text}`,
+    message: `${noticePrefix(subject)}: ${text}`,
   });
   switch (kind) {
     case "auth":
@@ -69,8 +77,8 @@ export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK):
       return notice(
         "error",
         subject.provider === "deepseek"
-          ? "the DeepSeek account has no balance left (402). Top it up at platform.deepseek.com; completions resume by themselves."
-          : `${label} says payment is required (${message}); completions resume by themselves once it is settled.`,
+          ? `the DeepSeek account has no balance left (402). Top it up at platform.deepseek.com; ${what} resume by themselves.`
+          : `${label} says payment is required (${message}); ${what} resume by themselves once it is settled.`,
       );
     case "rate-limit":
       return notice("warning", `${label} is rate limiting requests (429); backing off.`);
@@ -79,24 +87,24 @@ export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK):
       return subject.provider === "ollama"
         ? notice(
             "error",
-            `Ollama has no model ${model} (${message}). Run \`ollama pull ${subject.model ?? "<model>"}\`; completions resume by themselves.`,
+            `Ollama has no model ${model} (${message}). Run \`ollama pull ${subject.model ?? "<model>"}\`; ${what} resume by themselves.`,
           )
         : notice(
             "error",
-            `${label} does not know ${model} (${message}). Check the model setting${subject.provider === "deepseek" ? " (or INFILL_MODEL)" : ""}; completions are off until the settings change.`,
+            `${label} does not know ${model} (${message}). Check the ${prefix}model setting${subject.provider === "deepseek" && !prefix ? " (or INFILL_MODEL)" : ""}; ${what} are off until the settings change.`,
           );
     case "fim-unsupported":
       return notice("error", fimUnsupported(subject, model, message));
     case "no-endpoint":
       return notice(
         "error",
-        `the base URL serves no FIM completions (${message}). Check the baseUrl setting (or INFILL_BASE_URL); completions are off until the settings change.`,
+        `the base URL serves no ${subject.endpoint ?? "FIM completions"} (${message}). Check the ${prefix}baseUrl setting${prefix ? "" : " (or INFILL_BASE_URL)"}; ${what} are off until the settings change.`,
       );
     case "bad-request":
       // Often one request's content or position, not the setup: later requests still go, with backoff.
       return notice(
         "warning",
-        `${label} refused a request (${message}). It may be this request only; completions go on, backing off while it happens.`,
+        `${label} refused a request (${message}). It may be this request only; ${what} go on, backing off while it happens.`,
       );
     case "invalid-request":
       // The client refused the request or its own options (a plain-http baseUrl, a key it cannot send).
@@ -109,6 +117,11 @@ export function noticeFor(failure: Failure, subject: FailureSubject = DEEPSEEK):
       );
     }
   }
+}
+
+/** How notices start: `infill`, or `infill (next edits)` for another feature than completions. */
+function noticePrefix(subject: FailureSubject): string {
+  return subject.feature ? `infill (${subject.feature})` : "infill";
 }
 
 /** What to say when the provider cannot fill in the middle with this model. */

@@ -148,8 +148,19 @@ export class ProviderSession {
 
   /** The key of the provider in use and the variable it comes from; none for the sim or a keyless provider. */
   #key(settings: Settings): { variable: string | undefined; key: string | undefined } {
-    if (settings.provider === "sim") return { variable: undefined, key: undefined };
-    const variable = settings.apiKeyEnv ?? PROVIDER_INFO[settings.provider].apiKeyEnv;
+    return this.keyOf(settings.provider, settings.apiKeyEnv);
+  }
+
+  /**
+   * A provider's key and the variable it comes from (`apiKeyEnv`, else the provider's): none for the sim or a keyless
+   * provider. Every key read is redacted from whatever the server sends from then on.
+   */
+  keyOf(
+    provider: Settings["provider"],
+    apiKeyEnv: string | undefined,
+  ): { variable: string | undefined; key: string | undefined } {
+    if (provider === "sim") return { variable: undefined, key: undefined };
+    const variable = apiKeyEnv ?? PROVIDER_INFO[provider].apiKeyEnv;
     const key = variable === undefined ? undefined : this.options.env[variable]?.trim() || undefined;
     if (key) this.#keys.add(key);
     return { variable, key };

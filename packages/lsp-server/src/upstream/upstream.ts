@@ -1,4 +1,6 @@
-import type { FimChunk, FimCompletion, FimRequest, Usage } from "@infill/core";
+import type { EditCompletion, EditRequest, FimChunk, FimCompletion, FimRequest, Usage } from "@infill/core";
+
+export type { EditCompletion, EditRequest } from "@infill/core";
 
 // What the completion pipeline needs from a provider, and how one of its requests ended: the contract between the
 // features and the upstream layer, which provides it (upstreams.ts).
@@ -12,6 +14,11 @@ export interface Upstream {
   complete(request: FimRequest, options: { signal: AbortSignal }): Promise<FimCompletion>;
   /** Open the connection now if none is open, as a request is likely soon. Optional; never throws. */
   warm?(): void;
+}
+
+/** What next edits need from the edit model's client (`EditClient` fits). */
+export interface EditUpstream {
+  complete(request: EditRequest, options: { signal: AbortSignal }): Promise<EditCompletion>;
 }
 
 /** Why an upstream request stopped before its answer: the editor stopped waiting, or newer typing made it useless. */

@@ -1,5 +1,5 @@
 import type { FimRequest, ProviderClientOptions } from "@infill/core";
-import type { Upstream } from "./upstream.js";
+import type { EditUpstream, Upstream } from "./upstream.js";
 
 /** Where an upstream sends its requests, once its client exists: for `:checkhealth` and the probe. */
 export interface UpstreamTarget {
@@ -36,17 +36,25 @@ interface Client extends Upstream, UpstreamTarget {
   preconnect(): Promise<boolean>;
 }
 
+/** A client created (and its code loaded) on first use: `ready()` creates it, `created()` is it if it was. */
+function onDemand<T>(create: () => Promise<T>): { ready(): Promise<T>; created(): Promise<T | undefined> } {
+  let client: Promise<T> | undefined;
+  return {
+    ready() {
+      // A creation that failed (e.g. the client refused its options) is not kept: the next call tries again.
+      client ??= create().catch((error: unknown) => {
+        client = undefined;
+        throw error;
+      });
+      return client;
+    },
+    created: async () => client?.catch(() => undefined),
+  };
+}
+
 /** An upstream whose client is created (and loaded) on first use. */
 function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<void>): ClosableUpstream {
-  let client: Promise<Client> | undefined;
-  const ready = () => {
-    // A creation that failed (e.g. the client refused its options) is not kept: the next call tries again.
-    client ??= create().catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    });
-    return client;
-  };
+  const { ready, created: made } = onDemand(create);
   return {
     async *stream(request: FimRequest, options) {
       yield* (await ready()).stream(request, options);
@@ -66,7 +74,7 @@ function lazy(create: () => Promise<Client>, close: (client: Client) => Promise<
       );
     },
     async close() {
-      const created = await client?.catch(() => undefined);
+      const created = await made();
       if (created) await close(created);
     },
   };
@@ -94,4 +102,37 @@ export function simUpstream(timeoutMs: number): ClosableUpstream {
     },
     async (client) => sims.get(client)?.close(),
   );
+}
+
+/** A next-edit upstream that may own resources to release. */
+export interface ClosableEditUpstream extends EditUpstream {
+  close(): Promise<void>;
+}
+
+/** The next-edit upstream of a provider, through `EditClient`, created on first use. */
+export function providerEditUpstream(options: ProviderClientOptions): ClosableEditUpstream {
+  const client = onDemand(async () => new (await loadCore()).EditClient(options));
+  return {
+    complete: async (request, options) => (await client.ready()).complete(request, options),
+    close: async () => {},
+  };
+}
+
+/** Next edits from an in-process `@infill/sim` (its edit model), asked as DeepSeek: no key, no network. */
+export function simEditUpstream(timeoutMs: number): ClosableEditUpstream {
+  let sim: { close(): Promise<void> } | undefined;
+  const client = onDemand(async () => {
+    const [{ startSim }, { EditClient }] = await Promise.all([import("@infill/sim"), loadCore()]);
+    const started = await startSim({ keepRequests: 0 });
+    sim = started;
+    // No key: the sim needs none, and the real one must not be sent to it.
+    return new EditClient({ provider: "deepseek", baseURL: started.url, apiKey: "", timeoutMs });
+  });
+  return {
+    complete: async (request, options) => (await client.ready()).complete(request, options),
+    close: async () => {
+      await client.created();
+      await sim?.close();
+    },
+  };
 }

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { documentSyntax, loadSyntaxLayer } from "../../src/completion/document-syntax.js";
+import {
+  documentSyntax,
+  loadSyntaxLayer,
+  syntaxDocumentChanged,
+  syntaxDocumentGone,
+} from "../../src/completion/document-syntax.js";
 import { loadGrammar } from "../../src/context/syntax/runtime.js";
 import { countErrors } from "../../src/context/syntax/tree-checks.js";
 import { Documents } from "../../src/documents/documents.js";
@@ -28,11 +33,12 @@ describe("documentSyntax", () => {
     // The load it started (the same one): once done, the document's syntax is had.
     await loadGrammar("zig");
     const made = syntax()!;
-    expect(made.before).toBe(f.prefix);
-    expect(made.after).toBe(f.suffix);
-    expect(made.errors).toBe(0);
-    const tree = made.parse(`${made.before}return 1;${made.after}`)!;
+    expect(made.cursor).toBe(f.prefix.length);
+    expect(made.after(f.suffix.length + 10)).toBe(f.suffix);
+    const tree = made.parse({ removed: "", inserted: "return 1;" })!;
+    expect(tree.rootNode.text).toBe(`${f.prefix}return 1;${f.suffix}`);
     expect(countErrors(tree.rootNode)).toBe(0);
+    expect(made.addedErrors(tree, { removed: "", inserted: "return 1;" })).toBe(0);
     tree.delete();
   });
 
@@ -42,9 +48,16 @@ describe("documentSyntax", () => {
     const syntax = documentSyntax(doc, here)!;
     doc.buffer.setText("int f(int x) { return x; }\n");
     const made = syntax()!;
-    expect(made.before + made.after).toBe(f.text);
-    expect(made.before).toBe(f.prefix);
-    expect(made.errors).toBeGreaterThan(0);
+    expect(made.cursor).toBe(f.prefix.length);
+    expect(made.after(100)).toBe(f.suffix);
+    const tree = made.parse({ removed: "", inserted: "" })!;
+    expect(tree.rootNode.text).toBe(f.text);
+    // The document has an error there; the change that closes the parenthesis takes it away.
+    expect(countErrors(tree.rootNode)).toBeGreaterThan(0);
+    const fixed = made.parse({ removed: "", inserted: ");" })!;
+    expect(made.addedErrors(fixed, { removed: "", inserted: ");" })).toBe(-countErrors(tree.rootNode));
+    fixed.delete();
+    tree.delete();
   });
 
   it.each([
@@ -62,9 +75,11 @@ describe("documentSyntax", () => {
     async (_, source, inserted, removed) => {
       const grammar = (await loadGrammar("c"))!;
       const { doc, here } = open(`file:///${source.length}.c`, "c", source);
+      const f = fixture(source);
       const made = documentSyntax(doc, here)!()!;
-      const text = made.before + inserted + made.after.slice(removed.length);
-      const tree = made.parse(text, { start: made.before.length, removed, inserted })!;
+      expect(made.after(removed.length)).toBe(removed);
+      const text = f.prefix + inserted + f.suffix.slice(removed.length);
+      const tree = made.parse({ removed, inserted })!;
       const fresh = grammar.parser.parse(text)!;
       expect(tree.rootNode.toString()).toBe(fresh.rootNode.toString());
       expect(tree.rootNode.endIndex).toBe(fresh.rootNode.endIndex);
@@ -72,4 +87,59 @@ describe("documentSyntax", () => {
       fresh.delete();
     },
   );
+});
+
+describe("documentSyntax after changes", () => {
+  it("follows the document's changes (told of each) and gives the tree a fresh parse of its text gives", async () => {
+    const grammar = (await loadGrammar("c"))!;
+    const uri = "file:///changes.c";
+    const documents = new Documents();
+    const lines = Array.from({ length: 60 }, (_, i) => `int f${i}(int x) {\n  return x * ${i};\n}`);
+    documents.didOpen({ textDocument: { uri, languageId: "c", version: 1, text: lines.join("\n") } });
+    const doc = documents.get(uri)!;
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 60; round++) {
+      // A jump: a line typed somewhere, then another change elsewhere, told to the kept tree as the server does.
+      for (let k = 0; k < 2; k++) {
+        const line = next(doc.buffer.lineCount);
+        const character = next(doc.buffer.lineAt(line).length + 1);
+        const text = ["§", "\n  y = 2;", "}", "", "{ x"][next(5)]!;
+        const applied = documents.didChange({
+          textDocument: { uri, version: round * 2 + k + 2 },
+          contentChanges: [
+            { range: { start: { line, character }, end: { line, character: character + next(2) } }, text },
+          ],
+        })!;
+        syntaxDocumentChanged(uri, applied.changes);
+      }
+      const line = next(doc.buffer.lineCount);
+      const here = { line, character: next(doc.buffer.lineAt(line).length + 1) };
+      const made = documentSyntax(doc, here)!()!;
+      const tree = made.parse({ removed: "", inserted: "" })!;
+      const text = Array.from({ length: doc.buffer.lineCount }, (_, i) => doc.buffer.lineAt(i)).join("\n");
+      const fresh = grammar.parser.parse(text)!;
+      expect(tree.rootNode.toString()).toBe(fresh.rootNode.toString());
+      // A suggestion's added errors, counted around it, are what the whole trees' counts say (the trees the server
+      // parses incrementally; error recovery may place a broken document's errors otherwise in a fresh parse).
+      const removed = made.after(next(3));
+      const inserted = ["}", "{", " x;", "return (", "\n  y = 1;\n}", "", "}\n}\nint z;"][next(7)]!;
+      const variant = made.parse({ removed, inserted })!;
+      const cursor = made.cursor;
+      const whole = grammar.parser.parse(
+        text.slice(0, cursor) + inserted + text.slice(cursor + removed.length),
+      )!;
+      expect(made.addedErrors(variant, { removed, inserted })).toBe(
+        countErrors(whole.rootNode) - countErrors(fresh.rootNode),
+      );
+      variant.delete();
+      whole.delete();
+      tree.delete();
+      fresh.delete();
+    }
+    syntaxDocumentGone(uri);
+  });
 });

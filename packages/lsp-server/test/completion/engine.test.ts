@@ -195,7 +195,7 @@ describe("CompletionEngine's adaptive debounce, on a fake clock", () => {
         yield chunk("// TODO\n");
       },
     };
-    const context = { enabled: false, maxTokens: 0, exclude: [], holdout: 0 };
+    const context = { enabled: false, maxTokens: 0, exclude: [], holdout: 0, typeDefinitionMs: 50 };
     const { documents, engine } = setup(upstream, { debounceMs: 100, context, ...overrides });
     const uri = "file:///typist.ts";
     documents.didOpen({ textDocument: { uri, languageId: "typescript", version: 1, text: "\n".repeat(8) } });
@@ -272,7 +272,7 @@ describe("CompletionEngine's hedged follow, on a fake clock", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const { upstream, aborted } = timed(firstTokenMs, texts);
     const { documents, engine } = setup(upstream, {
-      context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0 },
+      context: { enabled: false, maxTokens: 0, exclude: [], holdout: 0, typeDefinitionMs: 50 },
     });
     // Earlier completions in another document: the server measures their time to first token.
     for (let n = 0; n < warmups; n++) {

@@ -42,7 +42,10 @@ describe("contextBudget", () => {
   ])("context.maxTokens %d within contextTokens %d → %d", (maxTokens, contextTokens, budget) => {
     expect(
       contextBudget(
-        settings({ contextTokens, context: { enabled: true, maxTokens, exclude: [], holdout: 0 } }),
+        settings({
+          contextTokens,
+          context: { enabled: true, maxTokens, exclude: [], holdout: 0, typeDefinitionMs: 50 },
+        }),
       ),
     ).toBe(budget);
   });
@@ -58,13 +61,15 @@ describe("chooseContext", () => {
     expect(s.budgets).toEqual([1024]);
     expect(chosen).toEqual({
       block: BLOCK,
-      figures: { ms: 0.5, snippets: 1, tokens: 20, recomputed: true },
+      figures: { ms: 0.5, snippets: 1, tokens: 20, outlineTokens: 0, recomputed: true },
       arm: "on",
     });
   });
 
   it("is empty, with no figures, with context off or no source", async () => {
-    const off = settings({ context: { enabled: false, maxTokens: 1024, exclude: [], holdout: 0 } });
+    const off = settings({
+      context: { enabled: false, maxTokens: 1024, exclude: [], holdout: 0, typeDefinitionMs: 50 },
+    });
     expect(await chooseContext(source(BLOCK), d, here, off)).toEqual({
       block: EMPTY_BLOCK,
       figures: undefined,
@@ -78,7 +83,9 @@ describe("chooseContext", () => {
   });
 
   it("holds the share context.holdout asks out, without asking the source, the same way in a region on a day", async () => {
-    const held = settings({ context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 1 } });
+    const held = settings({
+      context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 1, typeDefinitionMs: 50 },
+    });
     const s = source(BLOCK);
     expect(await chooseContext(s, d, here, held, "2026-11-02")).toEqual({
       block: EMPTY_BLOCK,
@@ -86,7 +93,9 @@ describe("chooseContext", () => {
       arm: "holdout",
     });
     expect(s.budgets).toEqual([]);
-    const half = settings({ context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0.5 } });
+    const half = settings({
+      context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0.5, typeDefinitionMs: 50 },
+    });
     const arms = new Set<string>();
     for (let i = 0; i < 40; i++) {
       const other = { ...d, uri: `file:///m/file${i}.ts` };

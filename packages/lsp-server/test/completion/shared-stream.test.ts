@@ -7,8 +7,8 @@ import { ADOPTION_GRACE_MS, SharedStream, type StreamHooks } from "../../src/com
 import { Slot } from "../../src/completion/slot.js";
 import type { SyntaxDocument } from "../../src/completion/syntax-ending.js";
 import { loadGrammar } from "../../src/context/syntax/runtime.js";
-import { countErrors } from "../../src/context/syntax/tree-checks.js";
 import type { Upstream, UpstreamEnd } from "../../src/upstream/upstream.js";
+import { textSyntax } from "../support/text-syntax.js";
 
 /** An upstream whose stream the test feeds piece by piece: `push` text, then `end`, or `fail`. */
 function fed() {
@@ -269,11 +269,7 @@ describe("SharedStream", () => {
     const atEnd: PostProcessContext = { lineBefore: "", lineAfter: "", suffix: "", mode: "multi-line" };
     const cDocument = async (): Promise<SyntaxDocument> => {
       const { parser } = (await loadGrammar("c"))!;
-      const parse = (text: string) => parser.parse(text) ?? undefined;
-      const tree = parse(before)!;
-      const errors = countErrors(tree.rootNode);
-      tree.delete();
-      return { before, after: "", errors, parse };
+      return textSyntax(parser, before, "");
     };
 
     it("settles once the lines that closed the block arrive, without reading on, and no partial shows them", async () => {

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { c, java } from "../../src/context/lang/index.js";
 import { configureGrammarIdle, IdleTracker } from "../../src/context/syntax/idle-grammars.js";
 import { loadedGrammars, loadGrammar, runtimeLoaded } from "../../src/context/syntax/runtime.js";
-import { documentTree, keptTrees, variantTree } from "../../src/context/syntax/support.js";
+import { documentTree, documentTreeFrom, keptTrees, treeCopy } from "../../src/context/syntax/support.js";
+import { TextBuffer } from "../../src/documents/text-buffer.js";
 import { FakeTimers } from "../support/fake-timers.js";
 
 describe("IdleTracker", () => {
@@ -94,8 +95,10 @@ describe("grammars let go when idle", () => {
     configureGrammarIdle({ idleMs: 60_000, afterRelease: released });
     await Promise.all([c.ready?.(), java.ready?.()]);
     const cText = "int f(void) { return 0; }\n";
-    c.parseOpen!("file:///a.c", cText);
-    java.parseOpen!("file:///A.java", "class A {}\n");
+    const open = (support: typeof c, key: string, text: string) =>
+      support.parseOpen!(key, text, new TextBuffer(text));
+    open(c, "file:///a.c", cText);
+    open(java, "file:///A.java", "class A {}\n");
     expect([keptTrees("c"), keptTrees("java")]).toEqual([1, 1]);
     // A tree of this runtime that its owner keeps: it stays readable whatever is let go.
     const kept = (await loadGrammar("c"))!.parser.parse("int x;")!;
@@ -108,10 +111,9 @@ describe("grammars let go when idle", () => {
     expect(runtimeLoaded()).toBe(true);
 
     // Asked again: absent at first (the load starts, nobody waits), then loaded into the same runtime.
-    expect(documentTree("c", "file:///a.c", cText)).toBeUndefined();
-    expect(variantTree("c", "file:///a.c", cText)).toBeUndefined();
+    expect(documentTree("c", "file:///a.c", new TextBuffer(cText))).toBeUndefined();
     await c.ready?.();
-    expect(documentTree("c", "file:///a.c", cText)?.rootNode.type).toBe("translation_unit");
+    expect(documentTree("c", "file:///a.c", new TextBuffer(cText))?.rootNode.type).toBe("translation_unit");
     expect(keptTrees("c")).toBe(1);
     expect(released).not.toHaveBeenCalled();
 
@@ -127,13 +129,25 @@ describe("grammars let go when idle", () => {
     // The next document of such a language loads a new runtime; the old one's objects were never mixed in.
     await java.ready?.();
     expect(runtimeLoaded()).toBe(true);
-    const outline = java.parseOpen!("file:///A.java", "class A { void m() {} }\n").outline;
+    const outline = open(java, "file:///A.java", "class A { void m() {} }\n").outline;
     expect(outline.declarations.map((d) => d.name)).toEqual(["A"]);
     expect(keptTrees("java")).toBe(1);
     expect(c.parse(cText).outline.declarations).toEqual([]);
     await c.ready?.();
     expect(c.parse(cText).outline.declarations.map((d) => d.name)).toEqual(["f"]);
+    // A copy of a kept tree taken before its runtime was let go is not handed to the next runtime's parser.
+    open(c, "file:///a.c", cText);
+    expect(keptTrees("c")).toBe(1);
+    const copy = treeCopy("c", "file:///a.c")!;
     c.close!("file:///a.c");
     java.close!("file:///A.java");
+    vi.advanceTimersByTime(60_000);
+    expect(runtimeLoaded()).toBe(false);
+    const parse = vi.spyOn((await loadGrammar("c"))!.parser, "parse");
+    const fresh = documentTreeFrom("c", "file:///a.c", new TextBuffer(cText), copy, false);
+    expect(fresh?.rootNode.firstChild?.type).toBe("function_definition");
+    expect(parse).toHaveBeenCalledWith(expect.any(Function), null);
+    fresh?.delete();
+    c.close!("file:///a.c");
   });
 });

@@ -95,7 +95,7 @@ describe("Python", () => {
         { range: { start: { line, character: 4 }, end: { line, character: 4 } }, text: typed },
       ],
     });
-    repo.didChange(uri, line);
+    repo.didChange(uri, { line, character: 0 });
     const second = await repo.block(documents.get(uri)!, { line, character: 4 + typed.length }, 1024);
     repo.dispose();
     expect(second.recomputed).toBe(true);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { findDeclarations } from "../../src/context/declarations/find-declarations.js";
 import { SYNTAX_SUPPORTS } from "../../src/context/lang/index.js";
 import { rubyImplicit } from "../../src/context/resolve/ruby.js";
-import { indentedNesting, rubyTypeLine } from "../../src/context/scan/nesting.js";
+import { indentedNesting, rubyMixinLine, rubyTypeLine } from "../../src/context/scan/nesting.js";
 import type { ParsedModule, Reference } from "../../src/context/types.js";
 import { code, referenceRows, summary, VirtualHost } from "./helpers.js";
 
@@ -89,8 +89,31 @@ describe("the nesting around the cursor, by indentation", () => {
       want: [{ name: "A", path: ["A"], bases: [] }],
     },
     { name: "the top level", lines: ["require 'x'", "X."], want: [] },
+    {
+      name: "the mixins the innermost body adds above the cursor, at its own indentation (not a nested block's)",
+      lines: [
+        "class Pry",
+        "  class CodeCollector < Base",
+        "    include Helpers::CommandHelpers",
+        "    extend self",
+        "    class << self",
+        "      include Hidden",
+        "    end",
+        "    extend Forwardable, ::Pry::Text",
+        "    def process",
+        "      one_index_range(",
+      ],
+      want: [
+        { name: "Pry", path: ["Pry"], bases: [] },
+        {
+          name: "CodeCollector",
+          path: ["CodeCollector"],
+          bases: ["Base", "Helpers::CommandHelpers", "Forwardable", "Pry::Text"],
+        },
+      ],
+    },
   ])("$name", ({ lines, want }) => {
-    expect(indentedNesting(lines, rubyTypeLine)).toEqual(want);
+    expect(indentedNesting(lines, rubyTypeLine, "#", rubyMixinLine)).toEqual(want);
   });
 });
 

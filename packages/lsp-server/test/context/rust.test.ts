@@ -21,6 +21,11 @@ describe("rust imports", () => {
     { text: "use serde;\nuse a::b as _;", want: [] },
     { text: "mod inline { fn f() {} }", want: [] },
     { text: '// use crate::no;\nconst S: &str = "use crate::no;";', want: [] },
+    // An inner attribute ends no statement: the `use` after it is read.
+    {
+      text: '#![cfg_attr(not(feature = "help"), allow(unused))]\n\n// Internal\nuse crate::builder::Command;',
+      want: [["crate::builder", "Command=Command"]],
+    },
   ])("$text", ({ text, want }) => {
     const { imports } = parseRust(text);
     expect(importRows(imports)).toEqual(want);

@@ -245,7 +245,16 @@ describe("TextBuffer against a naive string model", () => {
         (initial, edits, s, e, size) => {
           const buffer = new TextBuffer(initial, { chunkLines: size });
           const model = new NaiveDocument(initial);
+          // Offsets in the text as parsers read it (lines joined with \n), asked between edits so that the kept
+          // chunk lengths are recounted after each.
+          const joinedOffset = (pos: typeof s) => {
+            const lines = model.lines();
+            const clamped = buffer.clampPosition(pos)!;
+            const before = lines.slice(0, clamped.line).map((line) => `${line.content}\n`);
+            return before.join("").length + clamped.character;
+          };
           for (const step of edits) {
+            expect(buffer.offsetAt(s)).toBe(joinedOffset(s));
             if ("full" in step) {
               buffer.setText(step.full);
               model.text = step.full;
@@ -267,6 +276,11 @@ describe("TextBuffer against a naive string model", () => {
           });
           const [from, to] = [model.offsetAt(s), model.offsetAt(e)];
           expect(buffer.slice(s, e)).toBe(from <= to ? model.text.slice(from, to) : "");
+          expect(buffer.offsetAt(e)).toBe(joinedOffset(e));
+          const snapshot = buffer.snapshot();
+          expect(snapshot.lineCount).toBe(lines.length);
+          for (const [i, line] of lines.entries()) expect(snapshot.lineAt(i)).toBe(line.content);
+          expect(snapshot.text()).toBe(lines.map((line) => line.content).join("\n"));
         },
       ),
       { numRuns: 2000 },

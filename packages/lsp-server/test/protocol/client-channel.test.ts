@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MessageType } from "vscode-languageserver";
 import type { LogLevel } from "../../src/log/logger.js";
 import { ClientChannel, type ClientConnection } from "../../src/protocol/client-channel.js";
+import type { RequestCost } from "../../src/stats/request-cost.js";
 
 function channel(options: { level?: LogLevel; progress?: boolean; failing?: boolean } = {}) {
   const sent: Array<[string, unknown]> = [];
@@ -56,25 +57,38 @@ describe("ClientChannel", () => {
     await new Promise((resolve) => setImmediate(resolve));
   });
 
-  it("sends metrics rounded to 0.01 ms, with null for what a suggestion did not have", () => {
+  it("sends metrics rounded to 0.01 ms, with null for what a suggestion did not have, once the cost is known", async () => {
     const { channel: c, sent } = channel();
-    c.metrics("file:///a.ts", {
-      kind: "suggestion",
-      text: "x",
-      replaceEnd: 0,
-      position: { line: 0, character: 0 },
-      source: "memory",
-      latencyMs: 1.23456,
-      suggestion: {
-        uri: "file:///a.ts",
-        line: 0,
-        character: 0,
-        linePrefix: "",
-        lineRest: "",
+    let costKnown: (cost: RequestCost) => void = () => {};
+    const cost = new Promise<RequestCost>((resolve) => {
+      costKnown = resolve;
+    });
+    c.metrics(
+      "file:///a.ts",
+      {
+        kind: "suggestion",
         text: "x",
         replaceEnd: 0,
+        position: { line: 0, character: 0 },
+        source: "memory",
+        latencyMs: 1.23456,
+        suggestion: {
+          uri: "file:///a.ts",
+          line: 0,
+          character: 0,
+          linePrefix: "",
+          lineRest: "",
+          text: "x",
+          replaceEnd: 0,
+        },
       },
-    });
+      cost,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([]);
+    costKnown({ gcMs: 0.456789, heapBytes: null });
+    await cost;
+    await new Promise((resolve) => setImmediate(resolve));
     expect(sent[0]).toEqual([
       "$/infill/metrics",
       {
@@ -85,6 +99,8 @@ describe("ClientChannel", () => {
         usage: null,
         context: null,
         debounceMs: null,
+        gcMs: 0.46,
+        heapBytes: null,
       },
     ]);
   });

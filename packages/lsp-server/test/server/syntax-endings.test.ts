@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { PARTIAL_NOTIFICATION } from "../../src/protocol/partial-results.js";
 import { sessions } from "../support/session.js";
+import { eventually, status } from "../support/status.js";
 
 const start = sessions();
 const root = mkdtempSync(join(tmpdir(), "infill-endings-"));
@@ -45,6 +46,15 @@ async function suggest(file: string, source: string, languageId: string, capabil
   });
   const uri = pathToFileURL(join(root, file)).href;
   const at = await s.open(uri, source, languageId);
+  // The first document of a language starts its grammar's load, which no request waits for: these ask once it is in.
+  const grammar = { c: "c", java: "java" }[languageId];
+  if (grammar) {
+    await eventually(
+      `the ${grammar} grammar`,
+      () => status(s),
+      (now) => now.server.grammars?.includes(grammar) === true,
+    );
+  }
   const params = {
     textDocument: { uri },
     position: at,

@@ -247,7 +247,7 @@ describe("usage through the built server", () => {
       s.client.sendRequest("workspace/executeCommand", { command: "infill.nope" }),
     ).rejects.toThrow(/no command "infill.nope"/);
     expect(s.initializeResult.capabilities.executeCommandProvider).toEqual({
-      commands: ["infill.accepted", "infill.shown", "infill.status"],
+      commands: ["infill.accepted", "infill.shown", "infill.status", "infill.nextEditAccepted"],
     });
     await expect(
       s.client.sendRequest("workspace/executeCommand", { command: "infill.shown", arguments: [{}] }),

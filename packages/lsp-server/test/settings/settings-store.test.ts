@@ -43,6 +43,7 @@ describe("SettingsStore", () => {
       maxTokens: 512,
       exclude: ["*.gen.ts"],
       holdout: 0,
+      typeDefinitionMs: 50,
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { NEXT_EDIT_FORMAT_NAMES } from "../../src/next-edit/prompt/formats.js";
 import { defaultSettings, isEnabledFor, mergeSettings } from "../../src/settings/settings.js";
-import { FIELDS, parseLayer } from "../../src/settings/settings-schema.js";
+import { FIELDS, NEXT_EDIT_FORMATS, parseLayer } from "../../src/settings/settings-schema.js";
 
 describe("parseLayer", () => {
   it("keeps the valid keys and names each refused one", () => {
@@ -31,6 +32,10 @@ describe("parseLayer", () => {
     [{ usage: { retentionChecks: [30, 0] } }, "usage.retentionChecks"],
     [{ usage: { retentionChecks: [1, 2, 3, 4, 5, 6, 7, 8, 9] } }, "usage.retentionChecks"],
     [{ usage: { retentionChecks: 30 } }, "usage.retentionChecks"],
+    [{ nextEdit: { provider: "codestral" } }, "nextEdit.provider"],
+    [{ nextEdit: { format: "copilot" } }, "nextEdit.format"],
+    [{ nextEdit: { maxRegionLines: 1 } }, "nextEdit.maxRegionLines"],
+    [{ nextEdit: { apiKeyEnv: "sk-1234" } }, "nextEdit.apiKeyEnv"],
     [{ constructor: 1 }, "constructor"],
     [JSON.parse('{"__proto__": {"debounceMs": 0}}'), "__proto__"],
   ])("%j is refused, naming %s", (raw, key) => {
@@ -56,6 +61,10 @@ describe("parseLayer", () => {
     [{ languages: [] }, "languages: expected an object"],
     [{ model: "" }, "model: must not be empty"],
     [{ enable: 1 }, "enable: expected true or false"],
+    [
+      { nextEdit: { format: "copilot" } },
+      'nextEdit.format: expected one of "zeta", "sweep", "instinct", "deepseek"',
+    ],
   ])("%j says what the setting accepts: %s", (raw, reason) => {
     expect(parseLayer(raw, "settings").problems).toEqual([`infill: ignoring settings: ${reason}`]);
   });
@@ -108,11 +117,50 @@ describe("settings", () => {
       { context: { maxTokens: 512, exclude: ["*.gen.ts"] } },
       { context: { enabled: false } },
     );
-    expect(merged.context).toEqual({ enabled: false, maxTokens: 512, exclude: ["*.gen.ts"], holdout: 0 });
-    expect(defaultSettings({}).context).toEqual({ enabled: true, maxTokens: 1024, exclude: [], holdout: 0 });
+    expect(merged.context).toEqual({
+      enabled: false,
+      maxTokens: 512,
+      exclude: ["*.gen.ts"],
+      holdout: 0,
+      typeDefinitionMs: 50,
+    });
+    expect(defaultSettings({}).context).toEqual({
+      enabled: true,
+      maxTokens: 1024,
+      exclude: [],
+      holdout: 0,
+      typeDefinitionMs: 50,
+    });
     expect(mergeSettings(defaultSettings({}), { usage: { retentionChecks: [0.2, 0.5] } }).usage).toEqual({
       persist: true,
       retentionChecks: [0.2, 0.5],
+    });
+  });
+
+  it("offers nextEdit.format exactly the formats next-edit has", () => {
+    expect([...NEXT_EDIT_FORMATS]).toEqual(NEXT_EDIT_FORMAT_NAMES);
+  });
+
+  it("merges nextEdit key by key, off by default", () => {
+    expect(defaultSettings({}).nextEdit).toMatchObject({
+      enabled: false,
+      debounceMs: 300,
+      maxRegionLines: 40,
+    });
+    const merged = mergeSettings(
+      defaultSettings({}),
+      { nextEdit: { enabled: true, provider: "ollama", format: "instinct" } },
+      { nextEdit: { model: "nate/instinct" } },
+    );
+    expect(merged.nextEdit).toEqual({
+      enabled: true,
+      provider: "ollama",
+      format: "instinct",
+      model: "nate/instinct",
+      baseUrl: undefined,
+      apiKeyEnv: undefined,
+      debounceMs: 300,
+      maxRegionLines: 40,
     });
   });
 

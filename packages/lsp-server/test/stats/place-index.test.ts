@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Position } from "vscode-languageserver";
 // The benches' deterministic PRNG (mulberry32): the same edits in every run.
-import { random } from "../../bench/cursor-jump.js";
+import { random } from "../../bench/jump-project.js";
 import type { AppliedChange } from "../../src/documents/position-map.js";
 import { PlaceIndex } from "../../src/stats/place-index.js";
 import { mapPlace } from "../../src/stats/suggestion-place.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readUsageLog } from "@infill/core";
-import type { ContextArm } from "@infill/core/usage";
+import { type ContextArm, emptyTotals } from "@infill/core/usage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Suggestion } from "../../src/completion/type-through.js";
 import { Documents } from "../../src/documents/documents.js";
@@ -319,6 +319,23 @@ describe("UsageTracker: by language and context, what is kept, per dollar", () =
     timers.advance(570_000);
     total = t.status().total;
     expect(total.retained[1]).toMatchObject({ seconds: 600, checkedChars: 13, retainedChars: 0, rate: 0 });
+  });
+
+  it("writes next edits' usage on lines of kind next-edit, apart from completions' figures", async () => {
+    const t = tracker();
+    request(t, URI, {}, true, "typescript", "on");
+    const delta = { ...emptyTotals(), requests: 1, completionTokens: 40, shown: 1, accepted: 1 };
+    t.nextEdit("typescript", "deepseek", "deepseek-v4-flash", delta);
+    t.nextEdit("typescript", "sim", "deepseek-v4-flash", delta);
+    expect(t.status().total.requests).toBe(1);
+    t.dispose();
+    const { records } = await readUsageLog(join(dir, "usage", "2026-11.jsonl"));
+    expect(
+      records.map((r) => [r.kind, r.provider, r.requests, r.completionTokens, r.shown, r.accepted]),
+    ).toEqual([
+      ["completion", "deepseek", 1, usage.completion_tokens, 0, 0],
+      ["next-edit", "deepseek", 1, 40, 1, 1],
+    ]);
   });
 
   it("writes a line per day, model, language and arm, with the retention checks and no code or file name", async () => {

@@ -16,6 +16,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { TextBuffer } from "../../src/documents/text-buffer.js";
 import { startServer } from "../../src/protocol/connection.js";
 
 /** A TypeScript file with the cursor on the empty line of a function body; the sim suggests `return a + b;`. */
@@ -66,6 +67,11 @@ export interface SessionOptions {
   capabilities?: ClientCapabilities;
   /** What the client answers to `workspace/configuration` for the `infill` section. */
   configuration?: unknown;
+  /**
+   * Answers the server's other requests (`infill/typeDefinitions`…): a value, a promise, or a thrown error (a
+   * JSON-RPC error answer). Default null.
+   */
+  onRequest?: (method: string, params: unknown) => unknown;
   /** Workspace folders sent at `initialize` (the first one is also the `rootUri`). Default none. */
   workspaceFolders?: Array<{ uri: string; name: string }>;
   /**
@@ -91,7 +97,7 @@ export class Session {
   configuration: unknown;
   #listeners = new Set<() => void>();
   #versions = new Map<string, number>();
-  #texts = new Map<string, string>();
+  #texts = new Map<string, TextBuffer>();
 
   private constructor(
     readonly client: MessageConnection,
@@ -150,7 +156,7 @@ export class Session {
       record("requests", method, params);
       if (method === "workspace/configuration")
         return [session?.configuration ?? options.configuration ?? null];
-      return null;
+      return options.onRequest ? options.onRequest(method, params) : null;
     });
     client.listen();
     const initializeResult = (await client.sendRequest("initialize", {
@@ -199,11 +205,21 @@ export class Session {
       ? fixture(source)
       : { text: source, position: { line: 0, character: 0 } };
     this.#versions.set(uri, 1);
-    this.#texts.set(uri, text);
+    this.#texts.set(uri, new TextBuffer(text));
     await this.client.sendNotification("textDocument/didOpen", {
       textDocument: { uri, languageId, version: 1, text },
     });
     return position;
+  }
+
+  /** The text of `uri` as the editor has it (what it opened, and the changes it sent since). */
+  text(uri: string): string {
+    return this.#texts.get(uri)?.getText() ?? "";
+  }
+
+  /** The version of `uri` the editor last sent. */
+  version(uri: string): number {
+    return this.#versions.get(uri) ?? 0;
   }
 
   /** Insert `text` at `position` (an incremental change) and return the position after it. */
@@ -214,6 +230,7 @@ export class Session {
       textDocument: { uri, version },
       contentChanges: [{ range: { start: position, end: position }, text }],
     });
+    this.#texts.get(uri)?.applyChange({ range: { start: position, end: position }, text });
     const lines = text.split("\n");
     return lines.length === 1
       ? { line: position.line, character: position.character + text.length }
@@ -228,6 +245,7 @@ export class Session {
       textDocument: { uri, version },
       contentChanges: [{ range, text }],
     });
+    this.#texts.get(uri)?.applyChange({ range, text });
   }
 
   /** Ask for ghost text as an editor does while the user types (`automatic`), or on a key (`invoked`). */

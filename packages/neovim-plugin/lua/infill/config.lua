@@ -2,7 +2,8 @@
 
 ---@alias infill.FiletypeRule boolean|fun(bufnr: integer): boolean
 
---- Insert-mode keys; `false` leaves that key alone.
+--- Keys; `false` leaves that key alone. The ghost-text keys are insert-mode keys; the `next_edit` ones work in normal
+--- and insert mode and are set only when next edits are on (`settings.nextEdit.enabled`).
 ---@class (exact) infill.Keymaps
 ---@field accept? string|false Accept the whole suggestion. Default `"<M-l>"`.
 ---@field accept_word? string|false Accept the next word. Default `"<M-Right>"`.
@@ -11,6 +12,26 @@
 ---@field prev? string|false Show the previous suggestion. Default `"<M-[>"`.
 ---@field dismiss? string|false Hide the suggestion. Default `"<C-]>"`.
 ---@field suggest? string|false Ask for a suggestion now. Default `"<M-\\>"`.
+---@field next_edit? string|false Jump to the next edit shown; at it, apply it. Default `"<M-n>"`.
+---@field next_edit_dismiss? string|false Hide the next edit. Default `"<M-x>"`.
+---@field next_edit_request? string|false Ask for the next edit now. Default `"<M-N>"`.
+
+--- When the plugin asks for next edits and how it shows them (`:help infill-next-edit`).
+---@class (exact) infill.NextEditOpts
+---@field auto_trigger? boolean Ask once typing pauses and when the cursor moves in normal mode (`false`: only `next_edit_request()`). Default `true`.
+---@field debounce? integer ms of quiet before asking. Default `150`.
+---@field sign? string|false Sign-column text on the edit's first line (and beside the off-screen hint), or `false` for none: with 'signcolumn' `auto`, a sign that comes and goes shifts the text. Default `false`.
+
+--- Next-edit settings of the server (`:help infill-next-edit`), merged key by key.
+---@class (exact) infill.NextEditSettings
+---@field enabled? boolean Predict the change the user will make next, anywhere in the region around the cursor (`textDocument/copilotInlineEdit`, and code actions). Default `false`.
+---@field provider? "deepseek"|"sim"|"ollama"|"llamacpp"|"openai-compatible" Where next edits come from. Default: the `provider` setting.
+---@field format? "zeta"|"sweep"|"instinct"|"deepseek" The prompt the edit model was trained on; required for `ollama`, `llamacpp` and `openai-compatible`. Default `"deepseek"` for `deepseek` and `sim`.
+---@field model? string The edit model's id. Default: the provider's.
+---@field baseUrl? string The edit model's base URL. Default: `baseUrl` when `nextEdit.provider` is `provider`, else the provider's.
+---@field apiKeyEnv? string The name of the variable holding the edit model's key (never the key). Default: `apiKeyEnv` when `nextEdit.provider` is `provider`, else the provider's.
+---@field debounceMs? integer Longest pause after an edit before asking, in ms (0-5000); with `adaptiveDebounce`, learned from the typing. Default `300`.
+---@field maxRegionLines? integer Most lines the model may rewrite around the cursor (3-400). Default `40`.
 
 --- Repository context settings of the server, merged key by key.
 ---@class (exact) infill.ContextSettings
@@ -18,6 +39,7 @@
 ---@field maxTokens? integer Budget of the context block, in estimated tokens, taken out of `contextTokens`. Default `1024`.
 ---@field exclude? string[] Gitignore-style patterns of files never read or sent, on top of `.gitignore` and the built-in secret patterns. Default `{}`.
 ---@field holdout? number The share of requests (0-1) sent without the context block, to measure whether context earns what it costs (`infill usage --by context`). Default `0`.
+---@field typeDefinitionMs? integer How long a request waits for the editor's language servers to say where the type of the receiver at the cursor is declared, in ms (0-2000); an answer that comes later serves the next request there; 0 never asks. Default `50`.
 
 --- Prices of a model, in US dollars per million tokens.
 ---@class (exact) infill.Price
@@ -50,6 +72,7 @@
 ---@field logLevel? "off"|"error"|"warn"|"info"|"debug" Verbosity of the server's log messages (`:Infill log`). Default `"warn"`.
 ---@field metrics? boolean Send `$/infill/metrics` (latency, usage) after each completion. Default `false`.
 ---@field context? infill.ContextSettings Repository context.
+---@field nextEdit? infill.NextEditSettings Next-edit suggestions: off until `enabled`.
 ---@field prices? table<string, infill.Price> Prices by model id, replacing a built-in entry or adding one. Default `{}`.
 ---@field usage? { persist?: boolean, retentionChecks?: number[] } `persist`: write each day's totals for `infill usage` (default `true`); `retentionChecks`: when to check how much of an accepted suggestion is kept, in seconds (default `{ 30, 120, 300, 600 }`).
 
@@ -67,6 +90,7 @@
 ---@field stream? boolean Draw a block suggestion line by line while the server still generates it (partial results); the plugin's own ghost text only. Default `true`.
 ---@field use_native? boolean On Neovim 0.12+, show ghost text with the built-in `vim.lsp.inline_completion` instead of the plugin's own rendering. Default `false`.
 ---@field notify? boolean Show the messages nobody asked for (the server's: a missing or rejected key, bad settings; the plugin's: a server that exited, an action that failed) through `vim.notify`, once each; with `false` they only go to `:Infill log` and `:checkhealth infill`. Default `true`.
+---@field type_definitions? boolean Answer the server's `infill/typeDefinitions` by asking the buffer's other language servers where the type of the value before `.` is declared, so that its members reach the prompt. Default `true`.
 ---@field settings? infill.Settings Settings passed to the server (`initializationOptions` and the `infill` section of `workspace/configuration`). Default `{}`.
 
 --- The options in effect: the user's merged over the defaults, every field present (`cmd` may be nil).
@@ -83,6 +107,8 @@
 ---@field stream boolean
 ---@field use_native boolean
 ---@field notify boolean
+---@field next_edit infill.NextEditOpts
+---@field type_definitions boolean
 ---@field settings infill.Settings
 
 local M = {}
@@ -141,11 +167,20 @@ M.defaults = {
     prev = "<M-[>",
     dismiss = "<C-]>",
     suggest = "<M-\\>",
+    next_edit = "<M-n>",
+    next_edit_dismiss = "<M-x>",
+    next_edit_request = "<M-N>",
   },
   highlight = "InfillSuggestion",
   stream = true,
   use_native = false,
   notify = true,
+  next_edit = {
+    auto_trigger = true,
+    debounce = 150,
+    sign = false,
+  },
+  type_definitions = true,
   settings = {},
 }
 
@@ -166,7 +201,17 @@ local types = {
   stream = "boolean",
   use_native = "boolean",
   notify = "boolean",
+  next_edit = "table",
+  type_definitions = "boolean",
   settings = "table",
+}
+
+--- Types of the fields of the `next_edit` option.
+---@type table<string, string>
+local next_edit_types = {
+  auto_trigger = "boolean",
+  debounce = "number",
+  sign = "string",
 }
 
 --- Deep merge where lists (and functions) replace instead of merging index by index.
@@ -197,6 +242,26 @@ local function has_type(value, expected)
     end
   end
   return false
+end
+
+--- What is wrong with `value` as the field `key` of the `next_edit` option, or nil.
+---@param key any
+---@param value any
+---@return string?
+local function next_edit_problem(key, value)
+  local expected = next_edit_types[key]
+  if not expected then
+    return ("unknown next_edit option %q"):format(tostring(key))
+  elseif key == "sign" then
+    if value ~= false and (type(value) ~= "string" or value == "" or vim.fn.strdisplaywidth(value) > 2) then
+      return "next_edit.sign must be false or text one or two cells wide"
+    end
+  elseif not has_type(value, expected) then
+    return ("next_edit.%s must be a %s, got %s"):format(key, expected, type(value))
+  elseif key == "debounce" and value < 0 then
+    return "next_edit.debounce must be >= 0"
+  end
+  return nil
 end
 
 --- Whether `markers` is a list of names or of lists of names.
@@ -256,6 +321,14 @@ function M.validate(opts)
       end
     end
   end
+  if type(opts.next_edit) == "table" then
+    for key, value in pairs(opts.next_edit) do
+      local why = next_edit_problem(key, value)
+      if why then
+        problem("%s", why)
+      end
+    end
+  end
   if type(opts.filetypes) == "table" then
     for ft, rule in pairs(opts.filetypes) do
       if type(rule) ~= "boolean" and type(rule) ~= "function" then
@@ -268,6 +341,13 @@ function M.validate(opts)
   end
   table.sort(problems)
   return problems
+end
+
+--- Are next edits turned on in the server's settings (`settings.nextEdit.enabled`)?
+---@return boolean
+function M.next_edits_enabled()
+  local next_edit = M.options.settings.nextEdit
+  return type(next_edit) == "table" and next_edit.enabled == true
 end
 
 --- Merge user options over the defaults and store them in `M.options`.
@@ -291,6 +371,11 @@ function M.setup(user)
   end
   if opts.keymaps == true then
     opts.keymaps = vim.deepcopy(M.defaults.keymaps)
+  end
+  for key, value in pairs(opts.next_edit) do
+    if next_edit_problem(key, value) then
+      opts.next_edit[key] = vim.deepcopy(M.defaults.next_edit[key])
+    end
   end
   if type(opts.cmd) == "table" and (#opts.cmd == 0 or not vim.islist(opts.cmd)) then
     opts.cmd = nil

@@ -378,6 +378,32 @@ local function check_provider(cmd, clients)
   end
 end
 
+--- Whether next edits are on, and any server that does not answer them.
+function M.check_next_edits()
+  local config = require("infill.config")
+  if not config.next_edits_enabled() then
+    health.info("next edits: off (settings.nextEdit.enabled = true turns them on; :help infill-next-edit)")
+    return
+  end
+  local opts = config.options.next_edit
+  health.ok(
+    ("next edits: on (settings.nextEdit.enabled), %s"):format(
+      opts.auto_trigger and ("asked after %d ms of quiet and on cursor moves"):format(opts.debounce)
+        or "asked only on request (next_edit.auto_trigger = false)"
+    )
+  )
+  local next_edit = package.loaded["infill.next_edit"]
+  for client_id in pairs(next_edit and next_edit.state.unsupported or {}) do
+    health.warn(
+      ("client %d: the server does not answer %s, so it shows no next edits"):format(
+        client_id,
+        next_edit.METHOD
+      ),
+      { M.hint("server-outdated") }
+    )
+  end
+end
+
 function M.check()
   local config = require("infill.config")
   local lsp = require("infill.lsp")
@@ -404,12 +430,14 @@ function M.check()
     )
     for _, wrapped in ipairs(require("infill.keymaps").wrapped()) do
       health.info(
-        ("keymap %s wraps your earlier mapping (%s): with no suggestion to act on, that mapping runs"):format(
+        ("keymap %s%s wraps your earlier mapping (%s): with no suggestion to act on, that mapping runs"):format(
           wrapped.lhs,
+          wrapped.mode == "i" and "" or (" (mode " .. wrapped.mode .. ")"),
           wrapped.previous
         )
       )
     end
+    M.check_next_edits()
   end
 
   health.start("infill: server")

@@ -15,6 +15,10 @@ end
 
 local function setup_highlight()
   vim.api.nvim_set_hl(0, "InfillSuggestion", { link = "Comment", default = true })
+  vim.api.nvim_set_hl(0, "InfillNextEditDelete", { link = "DiffDelete", default = true })
+  vim.api.nvim_set_hl(0, "InfillNextEditAdd", { link = "DiffAdd", default = true })
+  vim.api.nvim_set_hl(0, "InfillNextEditSign", { link = "DiagnosticSignHint", default = true })
+  vim.api.nvim_set_hl(0, "InfillNextEditHint", { link = "DiagnosticHint", default = true })
 end
 
 --- Generate the help tags of this plugin's `doc/` when they are missing or older than the help file, for
@@ -38,7 +42,7 @@ function M.setup(opts)
     lsp.report(2, "infill: " .. table.concat(problems, "; "), { kind = "options" })
   end
   setup_highlight()
-  require("infill.keymaps").set(config.options.keymaps)
+  require("infill.keymaps").set(config.options.keymaps, config.next_edits_enabled())
   ensure_helptags()
 
   local group = vim.api.nvim_create_augroup("infill", { clear = true })
@@ -53,6 +57,9 @@ function M.setup(opts)
         else
           require("infill.suggestion").attach(args.buf)
         end
+        if config.next_edits_enabled() then
+          require("infill.next_edit").attach(args.buf)
+        end
       end
     end,
   })
@@ -62,6 +69,10 @@ function M.setup(opts)
       local client = vim.lsp.get_client_by_id(args.data.client_id)
       if client and client.name == lsp.name then
         backend().detach(args.buf)
+        local next_edit = package.loaded["infill.next_edit"]
+        if next_edit then
+          next_edit.detach(args.buf)
+        end
       end
     end,
   })
@@ -127,6 +138,33 @@ function M.prev()
   return backend().prev()
 end
 
+--- Jump to the next edit shown; when the cursor is on its lines already, apply it (the server counts the accept)
+--- and ask for the next one at once.
+---@return boolean acted `false` when no next edit is shown.
+function M.next_edit()
+  return require("infill.next_edit").jump_or_apply()
+end
+
+--- Hide the next edit shown and cancel the request in flight.
+---@return boolean was_visible
+function M.next_edit_dismiss()
+  local next_edit = package.loaded["infill.next_edit"]
+  return next_edit ~= nil and next_edit.dismiss()
+end
+
+--- Ask for the next edit at the cursor now (insert or normal mode); ghost text at the cursor gives way.
+---@return boolean sent `false` when next edits are off or no server serves the buffer.
+function M.next_edit_request()
+  return require("infill.next_edit").suggest()
+end
+
+--- Is a next edit shown in the current buffer?
+---@return boolean
+function M.has_next_edit()
+  local next_edit = package.loaded["infill.next_edit"]
+  return next_edit ~= nil and next_edit.is_visible()
+end
+
 --- Are suggestions on?
 ---@return boolean
 function M.is_enabled()
@@ -143,6 +181,10 @@ function M.set_enabled(enabled)
   lsp.state.enabled = enabled
   if not enabled then
     M.dismiss()
+    local next_edit = package.loaded["infill.next_edit"]
+    if next_edit then
+      next_edit.reset()
+    end
   end
   if require("infill.config").options.use_native then
     require("infill.native").set_enabled(enabled)
@@ -171,10 +213,11 @@ function M.status_lines()
     return { 'infill: not set up; call require("infill").setup()' }
   end
   local lines = {
-    ("infill: %s, %s ghost text, auto-trigger %s"):format(
+    ("infill: %s, %s ghost text, auto-trigger %s, next edits %s"):format(
       lsp.state.enabled and "enabled" or "disabled",
       config.options.use_native and "built-in" or "plugin",
-      config.options.auto_trigger and "on" or "off"
+      config.options.auto_trigger and "on" or "off",
+      config.next_edits_enabled() and "on" or "off (settings.nextEdit.enabled)"
     ),
   }
   local resolved = lsp.resolve_cmd()
@@ -245,6 +288,16 @@ local subcommands = {
   disable = M.disable,
   toggle = M.toggle,
   log = M.open_log,
+  nextedit = function()
+    if not require("infill.config").next_edits_enabled() then
+      reply(
+        "infill: next edits are off: set settings.nextEdit.enabled = true (:help infill-next-edit)",
+        "WarningMsg"
+      )
+    elseif not M.next_edit_request() then
+      reply("infill: no server serves this buffer with next edits (:checkhealth infill)", "WarningMsg")
+    end
+  end,
 }
 
 --- Names of the `:Infill` subcommands.

@@ -276,6 +276,9 @@ local handlers = {
     require("infill.suggestion").on_partial(params, ctx.client_id)
     return vim.NIL
   end,
+  ["infill/typeDefinitions"] = function(err, params, ctx)
+    return require("infill.type_definitions").handle(err, params, ctx)
+  end,
   ["workspace/configuration"] = function(_, params)
     local out = {}
     for i, item in ipairs(type(params) == "table" and params.items or {}) do
@@ -285,17 +288,24 @@ local handlers = {
   end,
 }
 
---- The client capabilities: Neovim's and, when the plugin draws ghost text itself, that it says which suggestions it
---- drew (`infill.shown`: the server then counts a suggestion shown when it is drawn) and, with `stream`, partial
+--- The client capabilities: Neovim's; with `type_definitions`, that it answers `infill/typeDefinitions` (through the
+--- buffer's other language servers); and, when the plugin draws ghost text itself, that it says which suggestions
+--- it drew (`infill.shown`: the server then counts a suggestion shown when it is drawn) and, with `stream`, partial
 --- results (`$/infill/partial`).
 ---@return lsp.ClientCapabilities
 function M.capabilities()
   local capabilities = vim.lsp.protocol.make_client_capabilities()
+  local infill = {}
+  if config.options.type_definitions then
+    infill.typeDefinitions = true
+  end
   if not config.options.use_native then
-    local infill = { reportsShown = true }
+    infill.reportsShown = true
     if config.options.stream then
       infill.partialResults = true
     end
+  end
+  if next(infill) then
     capabilities.experimental = vim.tbl_extend("force", capabilities.experimental or {}, { infill = infill })
   end
   return capabilities
@@ -372,6 +382,20 @@ function M.request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+--- Whether `client` handles `method` for `bufnr` (its capabilities, dynamic registrations included):
+--- `client:supports_method()` on 0.11+, `client.supports_method()` on 0.10.
+---@param client vim.lsp.Client
+---@param method string
+---@param bufnr integer
+---@return boolean
+function M.supports(client, method, bufnr)
+  if has_011 then
+    return client:supports_method(method, bufnr)
+  end
+  ---@diagnostic disable-next-line: param-type-mismatch
+  return client.supports_method(method, { bufnr = bufnr })
+end
+
 --- `client:request_sync()` on 0.11+, `client.request_sync()` on 0.10.
 ---@param client vim.lsp.Client
 ---@param method string
@@ -395,6 +419,16 @@ function M.cancel(client, id)
   else
     ---@diagnostic disable-next-line: param-type-mismatch
     client.cancel_request(id)
+  end
+end
+
+--- Cancel request `id` of the client `client_id` (`$/cancelRequest`), if that client still runs.
+---@param client_id integer
+---@param id integer
+function M.cancel_request(client_id, id)
+  local client = vim.lsp.get_client_by_id(client_id)
+  if client then
+    pcall(M.cancel, client, id)
   end
 end
 

@@ -3,6 +3,7 @@
 local config = require("infill.config")
 local lsp = require("infill.lsp")
 local position = require("infill.position")
+local tabs = require("infill.tabs")
 local throttle = require("infill.throttle")
 local type_through = require("infill.type_through")
 
@@ -53,28 +54,6 @@ local PARTIAL_REDRAW_MS = 30
 ---@field partial_shown? integer Number of the request whose partial result is on screen.
 local state = { items = {}, index = 1, seq = 0, pending = false }
 M.state = state
-
----@param s string
----@param start_col integer display column where `s` starts
----@param tabstop integer
----@return string
-local function expand_tabs(s, start_col, tabstop)
-  if not s:find("\t", 1, true) then
-    return s
-  end
-  local out, col = {}, start_col
-  for ch in s:gmatch("[%z\1-\127\194-\244][\128-\191]*") do
-    if ch == "\t" then
-      local n = tabstop - (col % tabstop)
-      table.insert(out, (" "):rep(n))
-      col = col + n
-    else
-      table.insert(out, ch)
-      col = col + vim.fn.strdisplaywidth(ch)
-    end
-  end
-  return table.concat(out)
-end
 
 --- Positions (1-based) in `text` of the characters of `replaced`, matched from the right, so the existing
 --- characters a suggestion covers (an auto-paired `)`) show where the suggestion has them. Nil if they don't all
@@ -133,14 +112,14 @@ function M.render(view)
 
   local virt_lines = {}
   for i = 2, #lines do
-    table.insert(virt_lines, { { expand_tabs(lines[i], 0, tabstop), hl } })
+    table.insert(virt_lines, { { tabs.expand(lines[i], 0, tabstop), hl } })
   end
   local start_display = vim.fn.strdisplaywidth(line:sub(1, col))
   for i, segment in ipairs(segments) do
     ---@type vim.api.keyset.set_extmark
     local opts = { virt_text_pos = "inline", hl_mode = "combine", priority = 200 }
     if segment.text ~= "" then
-      opts.virt_text = { { expand_tabs(segment.text, start_display, tabstop), hl } }
+      opts.virt_text = { { tabs.expand(segment.text, start_display, tabstop), hl } }
     end
     if i == 1 and #virt_lines > 0 then
       opts.virt_lines = virt_lines
@@ -160,6 +139,11 @@ function M.render(view)
     })
   end
   state.shown = view
+  -- One or the other: ghost text at the cursor takes the place of a next edit.
+  local next_edit = package.loaded["infill.next_edit"]
+  if next_edit then
+    next_edit.reset()
+  end
 end
 
 --- The current suggestion as it applies to the buffer and cursor now, or nil.
@@ -207,10 +191,7 @@ function M.cancel(superseded)
   state.inflight = nil
   state.seq = state.seq + 1
   if inflight and not superseded then
-    local client = vim.lsp.get_client_by_id(inflight.client_id)
-    if client then
-      pcall(lsp.cancel, client, inflight.id)
-    end
+    lsp.cancel_request(inflight.client_id, inflight.id)
   end
 end
 
@@ -425,14 +406,23 @@ function M.schedule_request(bufnr)
   )
 end
 
---- Text typed or cursor moved in insert mode: follow the suggestion from memory, then ask again.
+--- Is a next edit shown in this buffer?
+---@return boolean
+local function next_edit_shown()
+  local next_edit = package.loaded["infill.next_edit"]
+  return next_edit ~= nil and next_edit.is_visible()
+end
+
+--- Text typed or cursor moved in insert mode: follow the suggestion from memory, then ask again. A cursor moved while
+--- a next edit is shown (to go to it) asks nothing: the ghost text would take the next edit's place.
 ---@param bufnr integer
-function M.on_insert_change(bufnr)
+---@param event? string The autocmd's event.
+function M.on_insert_change(bufnr, event)
   if not lsp.state.enabled then
     return
   end
   M.refresh()
-  if config.options.auto_trigger then
+  if config.options.auto_trigger and not (event == "CursorMovedI" and next_edit_shown()) then
     M.schedule_request(bufnr)
   end
 end
@@ -643,7 +633,7 @@ function M.attach(bufnr)
     group = group,
     buffer = bufnr,
     callback = function(args)
-      M.on_insert_change(args.buf)
+      M.on_insert_change(args.buf, args.event)
     end,
   })
   api.nvim_create_autocmd({ "CursorMoved", "TextChanged" }, {

@@ -243,6 +243,41 @@ local function percentiles(latency)
   return ("%d/%d ms"):format(math.floor(latency.p50 + 0.5), math.floor(latency.p90 + 0.5))
 end
 
+--- Next edits' figures (`nextEdits` of `infill.status`) as lines, none until the server asked for any or showed any:
+--- requests, the estimated cost, edits taken of those shown, dismissed, characters applied, and what is still there of
+--- them at the longest horizon checked.
+---@param n table?
+---@return string[]
+local function next_edit_lines(n)
+  if type(n) ~= "table" or ((n.requests or 0) == 0 and (n.shown or 0) == 0) then
+    return {}
+  end
+  local line = ("  next edits: %s request%s, est. %s, taken %s of %s (%s), %s dismissed"):format(
+    M.format_count(n.requests),
+    n.requests == 1 and "" or "s",
+    M.format_cost(n.cost),
+    M.format_count(n.accepted),
+    M.format_count(n.shown),
+    M.format_percent(n.acceptanceRate),
+    M.format_count(n.dismissed or 0)
+  )
+  local kept
+  for _, r in ipairs(type(n.retained) == "table" and n.retained or {}) do
+    if r.checkedChars > 0 then
+      kept = r
+    end
+  end
+  if kept then
+    line = line
+      .. ("; %s chars applied, %s kept at %s"):format(
+        M.format_count(kept.checkedChars),
+        M.format_percent(kept.rate),
+        M.format_horizon(kept.seconds)
+      )
+  end
+  return { line }
+end
+
 --- The figures of `infill.status` as a short table: the columns of `infill usage`, then the latencies, what is kept
 --- of what was taken and what it comes to per dollar, the figures by language and by context arm, and the log.
 ---@param status table What `infill.status` answered.
@@ -282,6 +317,7 @@ function M.status_lines(status)
     )
   )
   vim.list_extend(lines, kept_lines(t))
+  vim.list_extend(lines, next_edit_lines(status.nextEdits))
   local by_language = split_line("by language", status.languages, "language")
   local by_context = split_line("by context", status.contexts, "context", ARMS)
   if by_language then

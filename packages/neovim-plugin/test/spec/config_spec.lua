@@ -65,6 +65,27 @@ describe("config", function()
     h.eq(config.defaults.root_markers, opts.root_markers)
   end)
 
+  it("next_edit: merged key by key, checked, and a wrong field keeps its default", function()
+    local opts, problems = config.setup({ next_edit = { debounce = 300 } })
+    h.eq({}, problems)
+    h.eq({ auto_trigger = true, debounce = 300, sign = false }, opts.next_edit)
+    h.eq("<M-n>", opts.keymaps.next_edit)
+    h.eq(false, config.next_edits_enabled(), "off until settings.nextEdit.enabled")
+    opts, problems = config.setup({
+      next_edit = { debounce = -1, sign = "abc", auto_trigger = "yes", colour = 1 },
+      settings = { nextEdit = { enabled = true } },
+    })
+    h.eq({
+      "next_edit.auto_trigger must be a boolean, got string",
+      "next_edit.debounce must be >= 0",
+      "next_edit.sign must be false or text one or two cells wide",
+      'unknown next_edit option "colour"',
+    }, problems)
+    h.eq(config.defaults.next_edit, opts.next_edit)
+    h.eq(true, config.next_edits_enabled())
+    h.eq(">", config.setup({ next_edit = { sign = ">" } }).next_edit.sign)
+  end)
+
   it("refuses a non-table", function()
     h.ok(not pcall(config.setup, "nope"))
   end)

@@ -108,6 +108,22 @@ describe("health", function()
     h.contains(h.advice(text, "--version` failed"), "check that the command runs in a shell")
   end)
 
+  it("says whether next edits are on", function()
+    require("infill").setup({ cmd = { "/bin/false" }, filetypes = { ["*"] = false } })
+    h.contains(checkhealth(), "next edits: off (settings.nextEdit.enabled = true turns them on")
+    require("infill").setup({
+      cmd = { "/bin/false" },
+      filetypes = { ["*"] = false },
+      settings = { nextEdit = { enabled = true } },
+    })
+    h.contains(checkhealth(), "next edits: on (settings.nextEdit.enabled), asked after 150 ms of quiet")
+    require("infill.next_edit").state.unsupported[42] = true
+    local text = checkhealth()
+    require("infill.next_edit").state.unsupported[42] = nil
+    h.contains(text, "client 42: the server does not answer textDocument/copilotInlineEdit")
+    h.contains(h.advice(text, "client 42: the server does not answer"), "update infill-lsp")
+  end)
+
   it("names the keymaps that wrap a mapping the user had", function()
     vim.keymap.set("i", "<M-l>", "<Cmd>echo<CR>", { desc = "my accept" })
     require("infill").setup({ cmd = { "/bin/false" }, filetypes = { ["*"] = false } })

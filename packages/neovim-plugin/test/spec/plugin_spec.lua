@@ -25,7 +25,10 @@ describe("plugin/infill.lua", function()
   end)
 
   it("completes the subcommands", function()
-    h.eq({ "disable", "enable", "log", "status", "toggle" }, vim.fn.getcompletion("Infill ", "cmdline"))
+    h.eq(
+      { "disable", "enable", "log", "nextedit", "status", "toggle" },
+      vim.fn.getcompletion("Infill ", "cmdline")
+    )
     h.eq({ "status" }, vim.fn.getcompletion("Infill st", "cmdline"))
   end)
 
@@ -38,7 +41,7 @@ describe("plugin/infill.lua", function()
     local calls = h.capture_notify()
     local out = vim.api.nvim_exec2("Infill bogus", { output = true }).output
     h.contains(out, 'unknown subcommand "bogus"')
-    h.contains(out, "disable, enable, log, status, toggle")
+    h.contains(out, "disable, enable, log, nextedit, status, toggle")
     h.eq({}, calls, "an answer to a command, not a notification")
   end)
 

@@ -104,6 +104,32 @@ describe("infill.usage", function()
     end
   )
 
+  it(
+    "adds next edits once the server asked for any: taken of shown, dismissed, and what is kept of them",
+    function()
+      local s = status()
+      s.nextEdits =
+        { requests = 0, shown = 0, cost = 0, accepted = 0, acceptanceRate = vim.NIL, dismissed = 0 }
+      eq(5, #usage.status_lines(s))
+      s.nextEdits = {
+        requests = 2,
+        shown = 4,
+        cost = 0.00021,
+        accepted = 3,
+        acceptanceRate = 0.75,
+        dismissed = 1,
+        retained = {
+          { seconds = 30, checkedChars = 9, retainedChars = 9, rate = 1 },
+          { seconds = 600, checkedChars = 0, retainedChars = 0, rate = vim.NIL },
+        },
+      }
+      eq(
+        "  next edits: 2 requests, est. $0.000210, taken 3 of 4 (75 %), 1 dismissed; 9 chars applied, 100 % kept at 30 s",
+        usage.status_lines(s)[5]
+      )
+    end
+  )
+
   it("names retention horizons as infill usage does", function()
     for _, case in ipairs({
       { 30, "30 s" },

@@ -133,4 +133,6 @@ export const codestral: Dialect = {
     return { events, trailing: 0 };
   },
   streamError: () => sse(error("Internal server error", "internal_server_error")),
+  // Codestral's API has no endpoint for next edits.
+  editRoutes: [],
 };

@@ -1,12 +1,14 @@
 import { apiErrorBody, maskKey } from "../api-error.js";
 import { completionBody, streamEvents } from "../response.js";
 import { MAX_TOKENS_LIMIT, validateRequest } from "../validate.js";
+import { deepseekChat } from "./deepseek-chat.js";
 import type { Dialect } from "./dialect.js";
 import { fromOpenAIShape } from "./wire.js";
 
 /**
  * DeepSeek's FIM Completion (Beta), `POST /beta/completions`: its validation and error bodies, `text_completion`
- * chunks ended by `data: [DONE]`, the prompt cache in 64-token units, keep-alive lines while it waits.
+ * chunks ended by `data: [DONE]`, the prompt cache in 64-token units, keep-alive lines while it waits. Beside it,
+ * Chat Prefix Completion for next edits, `POST /beta/chat/completions` (see deepseek-chat.ts).
  */
 export const deepseek: Dialect = {
   name: "deepseek",
@@ -51,4 +53,5 @@ export const deepseek: Dialect = {
     trailing: answer.includeUsage ? 1 : 0,
   }),
   streamError: () => `data: ${JSON.stringify(apiErrorBody(500))}\n\n`,
+  editRoutes: [deepseekChat],
 };

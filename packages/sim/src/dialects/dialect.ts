@@ -30,6 +30,29 @@ export interface SimCompletionRequest {
    * of the matched text: the simulator's stand-in for sampling, so candidates asked at other temperatures differ.
    */
   temperature: number;
+  /** A next-edit request: its text comes from the edit model rather than prompt lookup. Undefined for FIM. */
+  edit?: SimEdit | undefined;
+}
+
+/** One chat message, as the next-edit routes read it. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** What the edit model reads: a raw prompt, or chat messages and the answer's forced start (DeepSeek's prefix). */
+export interface EditInput {
+  prompt?: string;
+  messages?: ChatMessage[];
+  prefix?: string;
+}
+
+/** The next-edit part of a request. */
+export interface SimEdit {
+  /** What the edit model reads (`prompt` of the request is the text its tokens are counted on). */
+  input: EditInput;
+  /** DeepSeek's `thinking: {type: "enabled"}` (its default): the answer reasons before its text. */
+  thinking: boolean;
 }
 
 /** A request as a dialect read it: the request, or the error its provider answers. */
@@ -53,6 +76,8 @@ export interface Answer {
   /** Prompt tokens served from a cache, where the dialect reports one; undefined where it does not. */
   cacheHitTokens: number | undefined;
   includeUsage: boolean;
+  /** What the model thought before answering (DeepSeek with thinking enabled); `""` otherwise. */
+  reasoning: string;
 }
 
 /**
@@ -70,16 +95,10 @@ export interface StreamEvents {
   trailing: number;
 }
 
-/** One provider's wire format, as the simulator plays it. */
-export interface Dialect {
-  readonly name: DialectName;
-  /** The path of the base URL clients use: `/beta`, `/v1`, or `""`. */
-  readonly basePath: string;
-  /** The completion endpoint under the base: `/completions`, `/api/generate`, `/infill`, `/fim/completions`. */
+/** One endpoint of a provider: how it reads a request and writes its answer, whole and streamed. */
+export interface Route {
+  /** The endpoint under the base: `/completions`, `/api/generate`, `/infill`, `/chat/completions`… */
   readonly endpoint: string;
-  /** The header that carries a unique id per response. */
-  readonly requestIdHeader: string;
-  readonly cache: CacheModel;
   /** Headers of a streamed response. */
   readonly streamHeaders: Readonly<Record<string, string>>;
   /** What follows the last event of a complete stream (`data: [DONE]\n\n`), or `""`. */
@@ -89,12 +108,6 @@ export interface Dialect {
    * event. Undefined for providers that send nothing while they wait.
    */
   readonly keepAlive: { json: string; stream: string } | undefined;
-  /** The provider's error body for a status (a fault, a route that does not exist, a bug). */
-  errorBody(status: number, message?: string): unknown;
-  /** The 401 body for a wrong or missing key (`key` undefined when none was sent). */
-  unauthorized(key: string | undefined): unknown;
-  /** The answer to a body that is not JSON. */
-  invalidJson(): { status: number; body: unknown };
   /**
    * Reads a parsed JSON body as the provider would.
    *
@@ -107,4 +120,22 @@ export interface Dialect {
   events(answer: Answer): StreamEvents;
   /** An error inside a stream that already answered 200, framed as the provider sends it. */
   streamError(): string;
+}
+
+/** One provider's wire format, as the simulator plays it: its FIM endpoint (the Route it is) and its others. */
+export interface Dialect extends Route {
+  readonly name: DialectName;
+  /** The path of the base URL clients use: `/beta`, `/v1`, or `""`. */
+  readonly basePath: string;
+  /** The header that carries a unique id per response. */
+  readonly requestIdHeader: string;
+  readonly cache: CacheModel;
+  /** The provider's error body for a status (a fault, a route that does not exist, a bug). */
+  errorBody(status: number, message?: string): unknown;
+  /** The 401 body for a wrong or missing key (`key` undefined when none was sent). */
+  unauthorized(key: string | undefined): unknown;
+  /** The answer to a body that is not JSON. */
+  invalidJson(): { status: number; body: unknown };
+  /** Its next-edit endpoints beside the FIM one (a raw completion, a chat), each answered by the edit model. */
+  readonly editRoutes: readonly Route[];
 }

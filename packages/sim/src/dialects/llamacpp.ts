@@ -1,7 +1,8 @@
 import { STATUS_CODES } from "node:http";
 import { MAX_TOKENS_LIMIT } from "../validate.js";
-import type { Answer, Dialect, Parsed } from "./dialect.js";
-import { sse } from "./wire.js";
+import { type ChatStyle, chatBody, chatEvents, readOpenAIChat } from "./chat.js";
+import type { Answer, Dialect, Parsed, Route, StreamEvents } from "./dialect.js";
+import { openAIUsage, simRequest, sse } from "./wire.js";
 
 /** The model file the simulated llama-server has loaded (its responses name it). */
 export const LLAMACPP_MODEL = "sim-coder-1.5b-q8_0.gguf";
@@ -64,10 +65,98 @@ function final(answer: Answer, content: string) {
 }
 
 /**
+ * A request's generation settings (`n_predict`, `stop`, `stream`) checked, with its prompt and suffix: the request,
+ * or the server's 400.
+ */
+function read(body: Record<string, unknown>, prompt: string, suffix: string): Parsed {
+  const nPredict = body.n_predict;
+  if (nPredict !== undefined && !Number.isInteger(nPredict)) return invalid('"n_predict" must be an integer');
+  if (
+    body.stop !== undefined &&
+    !(Array.isArray(body.stop) && body.stop.every((s) => typeof s === "string"))
+  ) {
+    return invalid('"stop" must be an array of strings');
+  }
+  return {
+    ok: true,
+    request: simRequest({
+      model: LLAMACPP_MODEL,
+      prompt,
+      suffix,
+      // -1 (the default) is "until the model stops"; the simulator's model stops within FIM's limit.
+      maxTokens: typeof nPredict === "number" && nPredict >= 0 ? nPredict : MAX_TOKENS_LIMIT,
+      stop: (body.stop as string[] | undefined) ?? [],
+      stream: body.stream === true,
+    }),
+  };
+}
+
+const events = (answer: Answer): StreamEvents => {
+  const tokens = answer.generation.tokens.map((token, k) =>
+    sse({
+      index: 0,
+      content: token,
+      tokens: [],
+      stop: false,
+      id_slot: -1,
+      tokens_predicted: k + 1,
+      tokens_evaluated: answer.promptTokens,
+    }),
+  );
+  tokens.push(sse(final(answer, "")));
+  return { events: tokens, trailing: 1 };
+};
+
+const streamError = () => sse(error(500, "the slot was cancelled while generating"));
+
+/** `POST /completion`: a raw prompt (a next edit: the edit model's text), answered as `/infill` answers. */
+const completion: Route = {
+  endpoint: "/completion",
+  streamHeaders: { "content-type": "text/event-stream" },
+  streamEnd: "",
+  keepAlive: undefined,
+  parse(body) {
+    if (!isRecord(body)) return invalid("the request body must be a JSON object");
+    if (!("prompt" in body)) return invalid('"prompt" must be provided');
+    if (typeof body.prompt !== "string") return invalid('"prompt" must be a string');
+    const parsed = read(body, body.prompt, "");
+    if (parsed.ok) parsed.request.edit = { input: { prompt: body.prompt }, thinking: false };
+    return parsed;
+  },
+  body: (answer) => final(answer, answer.generation.text),
+  events,
+  streamError,
+};
+
+/** `POST /v1/chat/completions`: the loaded model's chat, with the slot's cache as `cached_tokens`. */
+const chat: Route = {
+  endpoint: "/v1/chat/completions",
+  streamHeaders: { "content-type": "text/event-stream" },
+  streamEnd: "data: [DONE]\n\n",
+  keepAlive: undefined,
+  parse(body) {
+    const read = readOpenAIChat(body, LLAMACPP_MODEL, MAX_TOKENS_LIMIT);
+    return read.ok ? read : invalid(`${read.field}: ${read.message}`);
+  },
+  body: (answer) => chatBody(answer, chatStyle(answer)),
+  events: (answer) => chatEvents(answer, chatStyle(answer)),
+  streamError,
+};
+
+function chatStyle(answer: Answer): ChatStyle {
+  const usage = {
+    ...openAIUsage(answer),
+    prompt_tokens_details: { cached_tokens: answer.cacheHitTokens ?? 0 },
+  };
+  return { id: `chatcmpl-${answer.id}`, usage };
+}
+
+/**
  * llama.cpp's server, `POST /infill`: 501 when the model has no FIM tokens (`fim: false`), its input checks and
  * their messages, `input_extra` chunks laid out before the prefix, one slot that reuses the prefix its previous
  * request shares (`timings.cache_n`), SSE whose last event has `stop: true` and no `[DONE]`, errors
- * `{"error":{"code","message","type"}}`.
+ * `{"error":{"code","message","type"}}`. For next edits, `POST /completion` (a raw prompt) and
+ * `POST /v1/chat/completions`, which share the slot.
  */
 export const llamacpp: Dialect = {
   name: "llamacpp",
@@ -119,48 +208,11 @@ export const llamacpp: Dialect = {
       }
       chunks.push(`${(chunk.text as string | undefined) ?? ""}\n`);
     }
-    const nPredict = body.n_predict;
-    if (nPredict !== undefined && !Number.isInteger(nPredict))
-      return invalid('"n_predict" must be an integer');
-    if (
-      body.stop !== undefined &&
-      !(Array.isArray(body.stop) && body.stop.every((s) => typeof s === "string"))
-    ) {
-      return invalid('"stop" must be an array of strings');
-    }
-    return {
-      ok: true,
-      request: {
-        model: LLAMACPP_MODEL,
-        // The extra context comes before the prefix, as the server lays it out for the model.
-        prompt: chunks.join("") + body.input_prefix,
-        suffix: body.input_suffix,
-        // -1 (the default) is "until the model stops"; the simulator's model stops within FIM's limit.
-        maxTokens: typeof nPredict === "number" && nPredict >= 0 ? nPredict : MAX_TOKENS_LIMIT,
-        stop: (body.stop as string[] | undefined) ?? [],
-        stream: body.stream === true,
-        includeUsage: false,
-        echo: false,
-        logprobs: null,
-        temperature: 0,
-      },
-    };
+    // The extra context comes before the prefix, as the server lays it out for the model.
+    return read(body, chunks.join("") + body.input_prefix, body.input_suffix);
   },
   body: (answer) => final(answer, answer.generation.text),
-  events(answer) {
-    const events = answer.generation.tokens.map((token, k) =>
-      sse({
-        index: 0,
-        content: token,
-        tokens: [],
-        stop: false,
-        id_slot: -1,
-        tokens_predicted: k + 1,
-        tokens_evaluated: answer.promptTokens,
-      }),
-    );
-    events.push(sse(final(answer, "")));
-    return { events, trailing: 1 };
-  },
-  streamError: () => sse(error(500, "the slot was cancelled while generating")),
+  events,
+  streamError,
+  editRoutes: [completion, chat],
 };

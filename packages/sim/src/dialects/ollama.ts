@@ -1,12 +1,13 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { MAX_TOKENS_LIMIT } from "../validate.js";
-import type { Answer, Dialect } from "./dialect.js";
-import { goKind } from "./wire.js";
+import { chatPrompt } from "./chat.js";
+import type { Answer, Dialect, Parsed, Route, StreamEvents } from "./dialect.js";
+import { goKind, simRequest } from "./wire.js";
 
 /**
  * The models this Ollama has pulled, and whether each one's template takes a suffix ("insert"). A name without a
- * tag means `:latest`, as in Ollama.
+ * tag means `:latest`, as in Ollama. `nate/instinct` is Continue's next-edit model (asked through `/api/chat`).
  */
 export const OLLAMA_MODELS: Readonly<Record<string, { insert: boolean }>> = {
   "qwen2.5-coder:1.5b-base": { insert: true },
@@ -14,27 +15,50 @@ export const OLLAMA_MODELS: Readonly<Record<string, { insert: boolean }>> = {
   "codellama:7b-code": { insert: true },
   "starcoder2:3b": { insert: true },
   "llama3.2:latest": { insert: false },
+  "nate/instinct:latest": { insert: false },
 };
 
 // What Ollama's Go decoder says about a field of the wrong type.
-const field = (name: string, goType: string) => (issue: { input?: unknown }) =>
-  `json: cannot unmarshal ${goKind(issue.input)} into Go struct field GenerateRequest.${name} of type ${goType}`;
+const field = (struct: string, name: string, goType: string) => (issue: { input?: unknown }) =>
+  `json: cannot unmarshal ${goKind(issue.input)} into Go struct field ${struct}.${name} of type ${goType}`;
+
+/** The fields `/api/generate` and `/api/chat` share; `struct` names the Go request type in messages. */
+function sharedFields(struct: string) {
+  return {
+    model: z.string({ error: field(struct, "model", "string") }).optional(),
+    stream: z.boolean({ error: field(struct, "stream", "bool") }).nullish(),
+    keep_alive: z
+      .union([z.string(), z.number()], { error: field(struct, "keep_alive", "api.Duration") })
+      .optional(),
+    options: z
+      .object(
+        {
+          num_predict: z.int({ error: 'option "num_predict" must be of type integer' }).optional(),
+          temperature: z.number({ error: 'option "temperature" must be of type float' }).optional(),
+          stop: z.array(z.string(), { error: 'option "stop" must be of type array of strings' }).optional(),
+        },
+        { error: field(struct, "options", "map[string]interface {}") },
+      )
+      .optional(),
+  };
+}
 
 const schema = z.object({
-  model: z.string({ error: field("model", "string") }).optional(),
-  prompt: z.string({ error: field("prompt", "string") }).optional(),
-  suffix: z.string({ error: field("suffix", "string") }).optional(),
-  stream: z.boolean({ error: field("stream", "bool") }).nullish(),
-  raw: z.boolean({ error: field("raw", "bool") }).optional(),
-  keep_alive: z.union([z.string(), z.number()], { error: field("keep_alive", "api.Duration") }).optional(),
-  options: z
-    .object(
-      {
-        num_predict: z.int({ error: 'option "num_predict" must be of type integer' }).optional(),
-        temperature: z.number({ error: 'option "temperature" must be of type float' }).optional(),
-        stop: z.array(z.string(), { error: 'option "stop" must be of type array of strings' }).optional(),
-      },
-      { error: field("options", "map[string]interface {}") },
+  ...sharedFields("GenerateRequest"),
+  prompt: z.string({ error: field("GenerateRequest", "prompt", "string") }).optional(),
+  suffix: z.string({ error: field("GenerateRequest", "suffix", "string") }).optional(),
+  raw: z.boolean({ error: field("GenerateRequest", "raw", "bool") }).optional(),
+});
+
+const chatSchema = z.object({
+  ...sharedFields("ChatRequest"),
+  messages: z
+    .array(
+      z.object({
+        role: z.string({ error: field("Message", "role", "string") }),
+        content: z.string({ error: field("Message", "content", "string") }).optional(),
+      }),
+      { error: field("ChatRequest", "messages", "[]api.Message") },
     )
     .optional(),
 });
@@ -63,10 +87,109 @@ function createdAt(answer: Answer): string {
   return new Date(answer.created * 1000).toISOString();
 }
 
+/** How a route puts a piece of text in its lines: `response` (generate) or `message.content` (chat). */
+type Piece = (text: string) => Record<string, unknown>;
+
+const responsePiece: Piece = (text) => ({ response: text });
+const messagePiece: Piece = (text) => ({ message: { role: "assistant", content: text } });
+
+/** The whole body: one line with all the text, `done: true` and the counts. */
+function wholeBody(answer: Answer, piece: Piece) {
+  return {
+    model: answer.model,
+    created_at: createdAt(answer),
+    ...piece(answer.generation.text),
+    done: true,
+    done_reason: answer.generation.finishReason,
+    ...counts(answer),
+  };
+}
+
+/** The NDJSON lines: one per token, then `done: true` with the counts. */
+function lines(answer: Answer, piece: Piece): StreamEvents {
+  const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+  const created_at = createdAt(answer);
+  const events = answer.generation.tokens.map((token) =>
+    line({ model: answer.model, created_at, ...piece(token), done: false }),
+  );
+  events.push(line({ ...wholeBody(answer, piece), ...piece("") }));
+  return { events, trailing: 1 };
+}
+
+/** A body that is not a JSON object, in Go's words. */
+function notAnObject(body: unknown, goType: string): Parsed | undefined {
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) return undefined;
+  return {
+    ok: false,
+    status: 400,
+    body: error(`json: cannot unmarshal ${goKind(body)} into Go value of type ${goType}`),
+  };
+}
+
+/** The pulled model a request names: its entry, or the error Ollama answers (400 none named, 404 not pulled). */
+function pulledModel(model: string | undefined): { insert: boolean } | Parsed {
+  if (!model) return { ok: false, status: 400, body: error("model is required") };
+  const entry = OLLAMA_MODELS[model.includes(":") ? model : `${model}:latest`];
+  if (entry !== undefined) return entry;
+  return {
+    ok: false,
+    status: 404,
+    body: error(`model ${JSON.stringify(model)} not found, try pulling it first`),
+  };
+}
+
+/** What a generate or chat request asks of the model, besides its text: the model, `options`, `stream`. */
+function settingsOf(request: z.infer<typeof schema> | z.infer<typeof chatSchema>) {
+  const numPredict = request.options?.num_predict;
+  return {
+    model: request.model as string,
+    // -1 (Ollama's default) is "until the model stops"; the simulator's models stop within FIM's limit.
+    maxTokens: numPredict === undefined || numPredict < 0 ? MAX_TOKENS_LIMIT : numPredict,
+    stop: request.options?.stop ?? [],
+    // Ollama streams unless told not to.
+    stream: request.stream !== false,
+  };
+}
+
+const streamError = () =>
+  `${JSON.stringify(error("an error was encountered while running the model: unexpected EOF"))}\n`;
+
+/** `POST /api/chat`: the model's chat (Continue's Instinct), the edit model's text at `message.content`. */
+const chat: Route = {
+  endpoint: "/api/chat",
+  streamHeaders: { "content-type": "application/x-ndjson" },
+  streamEnd: "",
+  keepAlive: undefined,
+  parse(body) {
+    const invalid = notAnObject(body, "api.ChatRequest");
+    if (invalid) return invalid;
+    const parsed = chatSchema.safeParse(body);
+    if (!parsed.success) {
+      return { ok: false, status: 400, body: error(parsed.error.issues[0]?.message ?? "invalid request") };
+    }
+    const request = parsed.data;
+    const model = pulledModel(request.model);
+    if ("ok" in model) return model;
+    const messages = (request.messages ?? []).map((m) => ({ role: m.role, content: m.content ?? "" }));
+    return {
+      ok: true,
+      request: simRequest({
+        ...settingsOf(request),
+        prompt: chatPrompt(messages),
+        edit: { input: { messages }, thinking: false },
+      }),
+    };
+  },
+  body: (answer) => wholeBody(answer, messagePiece),
+  events: (answer) => lines(answer, messagePiece),
+  streamError,
+};
+
 /**
  * Ollama's native `POST /api/generate`: pulled models only (404 otherwise), 400 "does not support insert" for a
  * suffix the model's template cannot take, NDJSON streaming by default (`done: true` on the last line, with the
- * counts), errors `{"error": "…"}`, also as a line of a stream that already answered 200.
+ * counts), errors `{"error": "…"}`, also as a line of a stream that already answered 200. With `raw: true` the
+ * prompt goes to the model as is (a next edit: the edit model's text); `POST /api/chat` serves chat.
  */
 export const ollama: Dialect = {
   name: "ollama",
@@ -82,29 +205,18 @@ export const ollama: Dialect = {
   unauthorized: () => error("unauthorized"),
   invalidJson: () => ({ status: 400, body: error("invalid character looking for beginning of value") }),
   parse(body, fim) {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      return {
-        ok: false,
-        status: 400,
-        body: error(`json: cannot unmarshal ${goKind(body)} into Go value of type api.GenerateRequest`),
-      };
-    }
+    const invalid = notAnObject(body, "api.GenerateRequest");
+    if (invalid) return invalid;
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       return { ok: false, status: 400, body: error(parsed.error.issues[0]?.message ?? "invalid request") };
     }
     const request = parsed.data;
-    if (!request.model) return { ok: false, status: 400, body: error("model is required") };
-    const name = request.model.includes(":") ? request.model : `${request.model}:latest`;
-    const model = OLLAMA_MODELS[name];
-    if (model === undefined) {
-      return {
-        ok: false,
-        status: 404,
-        body: error(`model ${JSON.stringify(request.model)} not found, try pulling it first`),
-      };
-    }
-    const suffix = request.suffix ?? "";
+    const model = pulledModel(request.model);
+    if ("ok" in model) return model;
+    const raw = request.raw === true;
+    // Raw mode skips the template, and with it the suffix.
+    const suffix = raw ? "" : (request.suffix ?? "");
     if (suffix !== "" && !(model.insert && fim)) {
       return {
         ok: false,
@@ -112,50 +224,19 @@ export const ollama: Dialect = {
         body: error(`${JSON.stringify(request.model)} does not support insert`),
       };
     }
-    const numPredict = request.options?.num_predict;
+    const prompt = request.prompt ?? "";
     return {
       ok: true,
-      request: {
-        model: request.model,
-        prompt: request.prompt ?? "",
+      request: simRequest({
+        ...settingsOf(request),
+        prompt,
         suffix,
-        // -1 (Ollama's default) is "until the model stops"; the simulator's model stops within FIM's limit.
-        maxTokens: numPredict === undefined || numPredict < 0 ? MAX_TOKENS_LIMIT : numPredict,
-        stop: request.options?.stop ?? [],
-        stream: request.stream !== false,
-        includeUsage: false,
-        echo: false,
-        logprobs: null,
-        temperature: 0,
-      },
+        ...(raw ? { edit: { input: { prompt }, thinking: false } } : {}),
+      }),
     };
   },
-  body: (answer) => ({
-    model: answer.model,
-    created_at: createdAt(answer),
-    response: answer.generation.text,
-    done: true,
-    done_reason: answer.generation.finishReason,
-    ...counts(answer),
-  }),
-  events(answer) {
-    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
-    const created_at = createdAt(answer);
-    const events = answer.generation.tokens.map((token) =>
-      line({ model: answer.model, created_at, response: token, done: false }),
-    );
-    events.push(
-      line({
-        model: answer.model,
-        created_at,
-        response: "",
-        done: true,
-        done_reason: answer.generation.finishReason,
-        ...counts(answer),
-      }),
-    );
-    return { events, trailing: 1 };
-  },
-  streamError: () =>
-    `${JSON.stringify(error("an error was encountered while running the model: unexpected EOF"))}\n`,
+  body: (answer) => wholeBody(answer, responsePiece),
+  events: (answer) => lines(answer, responsePiece),
+  streamError,
+  editRoutes: [chat],
 };

@@ -2,12 +2,15 @@ import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { maskKey } from "../api-error.js";
 import type { FinishReason } from "../generate.js";
-import { MAX_STOP_SEQUENCES } from "../validate.js";
-import type { Answer, Dialect } from "./dialect.js";
+import { MAX_STOP_SEQUENCES, MAX_TOKENS_LIMIT } from "../validate.js";
+import { type ChatStyle, chatBody, chatEvents, readOpenAIChat } from "./chat.js";
+import type { Answer, Dialect, Route } from "./dialect.js";
 import { firstIssue, fromOpenAIShape, openAIUsage, sse } from "./wire.js";
 
 // OpenAI's legacy completions default: 16 tokens when max_tokens is absent.
 const DEFAULT_MAX_TOKENS = 16;
+// Chat has none: the model writes until it stops (the simulator's edit model stops within FIM's limit).
+const DEFAULT_CHAT_MAX_TOKENS = MAX_TOKENS_LIMIT;
 
 function error(
   message: string,
@@ -39,10 +42,40 @@ function chunk(answer: Answer, text: string, finishReason: FinishReason | null):
   });
 }
 
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+
+const streamError = () =>
+  sse(error("The server had an error while processing your request.", "server_error"));
+
+/** `POST /v1/chat/completions`: any model name, the edit model's text as `chat.completion` (chunks). */
+const chat: Route = {
+  endpoint: "/chat/completions",
+  streamHeaders: SSE_HEADERS,
+  streamEnd: "data: [DONE]\n\n",
+  keepAlive: undefined,
+  parse(body) {
+    const read = readOpenAIChat(body, undefined, DEFAULT_CHAT_MAX_TOKENS);
+    if (read.ok) return read;
+    return {
+      ok: false,
+      status: 400,
+      body: error(`Invalid '${read.field}': ${read.message}`, "invalid_request_error", read.field),
+    };
+  },
+  body: (answer) => chatBody(answer, style(answer)),
+  events: (answer) => chatEvents(answer, style(answer)),
+  streamError,
+};
+
+function style(answer: Answer): ChatStyle {
+  return { id: `chatcmpl-${answer.id}`, usage: openAIUsage(answer) };
+}
+
 /**
  * A host that serves OpenAI's legacy `POST /v1/completions` with `suffix` (SiliconFlow, Ollama's `/v1`): any
  * model name, OpenAI's error envelope, `text_completion` chunks ended by `[DONE]`, usage in a stream only with
- * `stream_options.include_usage`. With `fim: false` it refuses `suffix` as vLLM does.
+ * `stream_options.include_usage`. With `fim: false` it refuses `suffix` as vLLM does. A request without `suffix`
+ * is a raw completion (a next edit: the edit model's text), and `POST /v1/chat/completions` a chat one.
  */
 export const openaiCompatible: Dialect = {
   name: "openai-compatible",
@@ -50,7 +83,7 @@ export const openaiCompatible: Dialect = {
   endpoint: "/completions",
   requestIdHeader: "x-request-id",
   cache: "none",
-  streamHeaders: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+  streamHeaders: SSE_HEADERS,
   streamEnd: "data: [DONE]\n\n",
   keepAlive: undefined,
   errorBody: (status, message) =>
@@ -84,12 +117,12 @@ export const openaiCompatible: Dialect = {
         body: error("suffix is not currently supported", "invalid_request_error", "suffix"),
       };
     }
-    return {
-      ok: true,
-      request: fromOpenAIShape(request, DEFAULT_MAX_TOKENS, {
-        includeUsage: request.stream_options?.include_usage === true,
-      }),
-    };
+    const read = fromOpenAIShape(request, DEFAULT_MAX_TOKENS, {
+      includeUsage: request.stream_options?.include_usage === true,
+    });
+    // No suffix at all (not even ""): a raw completion, as next-edit models (Zeta, Sweep) are asked.
+    if (request.suffix == null) read.edit = { input: { prompt: request.prompt }, thinking: false };
+    return { ok: true, request: read };
   },
   body: (answer) => ({
     id: `cmpl-${answer.id}`,
@@ -126,5 +159,6 @@ export const openaiCompatible: Dialect = {
     );
     return { events, trailing: 1 };
   },
-  streamError: () => sse(error("The server had an error while processing your request.", "server_error")),
+  streamError,
+  editRoutes: [chat],
 };

@@ -39,6 +39,18 @@ export interface OpenAIShapedRequest {
   temperature?: number | null | undefined;
 }
 
+/** What every request names; the rest has defaults. */
+export type RequestFields = Pick<SimCompletionRequest, "model" | "prompt" | "maxTokens" | "stop" | "stream"> &
+  Partial<SimCompletionRequest>;
+
+/**
+ * A request as the simulator's model reads it, from what the dialect read: no suffix, usage, echo or logprobs and
+ * temperature 0 unless given.
+ */
+export function simRequest(fields: RequestFields): SimCompletionRequest {
+  return { suffix: "", includeUsage: false, echo: false, logprobs: null, temperature: 0, ...fields };
+}
+
 /** A request in those names as the simulator's model reads it. */
 export function fromOpenAIShape(
   request: OpenAIShapedRequest,

@@ -116,12 +116,13 @@ export function assembleBlock(options: AssembleOptions): ContextBlock {
 }
 
 /**
- * Whether two snippets of a file share lines, so that the second would repeat the first: not a declaration nested
- * in another one (a member its container's snippet leaves out, a private nested class, comes on its own).
+ * Whether two snippets of a file share lines, so that the second would repeat the first: not a declaration (or a
+ * member outline) nested in another one (a member its container's snippet leaves out, a private nested class,
+ * comes on its own). A type's outline and its declaration cover the same lines: the first taken stands for both.
  */
 function overlaps(a: ContextSnippet, b: ContextSnippet): boolean {
   if (a.startLine > b.endLine || b.startLine > a.endLine) return false;
-  if (a.kind !== "declaration" || b.kind !== "declaration") return true;
+  if (a.kind === "similar" || b.kind === "similar") return true;
   const nested =
     (a.startLine < b.startLine && b.endLine <= a.endLine) ||
     (b.startLine < a.startLine && a.endLine <= b.endLine);

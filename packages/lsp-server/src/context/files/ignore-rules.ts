@@ -56,6 +56,14 @@ export class IgnoreRules {
     return this.ignored(folder, join(dir, DIR_PROBE), exclude);
   }
 
+  /**
+   * Whether a file name alone is excluded by the built-in secret patterns or `exclude`: for a file outside every
+   * workspace folder, which no `.gitignore` covers.
+   */
+  nameExcluded(name: string, exclude: readonly string[]): boolean {
+    return test(this.#rules(exclude), name).ignored;
+  }
+
   /** Forget a changed ignore file (or every one, without an argument). */
   invalidate(file?: string): void {
     if (file === undefined) this.#byDir.clear();

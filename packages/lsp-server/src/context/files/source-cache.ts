@@ -63,6 +63,8 @@ export class SourceCache<T> {
   readonly #verdicts = new Map<string, Promise<boolean>>();
   readonly #now: () => number;
   readonly #revalidateMs: number;
+  /** Entries peeked past `revalidateMs`, re-checked together once the turn that peeked them is over. */
+  readonly #stale = new Map<string, Entry<T>>();
 
   constructor(private readonly options: SourceCacheOptions<T>) {
     this.#now = options.now ?? Date.now;
@@ -247,16 +249,29 @@ export class SourceCache<T> {
     return best;
   }
 
+  /**
+   * Re-check a stale entry: after the current turn (a request that peeked it is written upstream first), with the
+   * others peeked in the same turn.
+   */
   #revalidate(path: string, entry: Entry<T>): void {
     entry.checkedAt = this.#now();
-    void stat(path).then(
-      (info) => {
-        if (info.mtimeMs !== entry.mtimeMs || info.size !== entry.size) this.#changed(path, entry);
-      },
-      () => {
-        if (entry.size !== -1) this.#changed(path, entry);
-      },
-    );
+    if (this.#stale.size === 0) setTimeout(() => this.#checkStale(), 1).unref?.();
+    this.#stale.set(path, entry);
+  }
+
+  #checkStale(): void {
+    const stale = [...this.#stale];
+    this.#stale.clear();
+    for (const [path, entry] of stale) {
+      void stat(path).then(
+        (info) => {
+          if (info.mtimeMs !== entry.mtimeMs || info.size !== entry.size) this.#changed(path, entry);
+        },
+        () => {
+          if (entry.size !== -1) this.#changed(path, entry);
+        },
+      );
+    }
   }
 
   #changed(path: string, entry: Entry<T>): void {

@@ -1,7 +1,8 @@
 // Ruby: outlines from tree-sitter-ruby.
 import type { Node } from "web-tree-sitter";
 import { rubyCandidates, rubyImplicit } from "../resolve/ruby.js";
-import { indentedNesting, rubyTypeLine } from "../scan/nesting.js";
+import { rubyConstantPath } from "../scan/constant-path.js";
+import { indentedNesting, rubyMixinLine, rubyTypeLine } from "../scan/nesting.js";
 import { findReferences } from "../scan/references.js";
 import { lastSegment, unquote } from "../syntax/nodes.js";
 import { syntaxSupport } from "../syntax/support.js";
@@ -47,7 +48,8 @@ export const ruby: LanguageSupport = syntaxSupport({
   family: "ruby",
   candidates: rubyCandidates,
   implicit: rubyImplicit,
-  nesting: (lines) => indentedNesting(lines, rubyTypeLine),
+  nesting: (lines) => indentedNesting(lines, rubyTypeLine, "#", rubyMixinLine),
+  constantPath: rubyConstantPath,
   extensions: [".rb", ".rake", ".gemspec"],
   grammar: "ruby",
   query: QUERY,

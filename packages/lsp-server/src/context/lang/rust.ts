@@ -42,17 +42,20 @@ interface Parser {
   readonly reexports: ReExport[];
 }
 
-/** Skips outer attributes (`#[…]`); true when the item is an inner attribute (`#![…]`), which declares nothing. */
+/**
+ * Skips attributes: outer ones (`#[…]`) and inner ones (`#![…]`, which declare nothing themselves: the item after
+ * them in the same statement, `#![cfg_attr(…)]` then `use a::B;`, is read). False when nothing is left to read.
+ */
 function skipAttributes(lx: Lexer): boolean {
   while (lx.isPunct("#")) {
     lx.next();
-    if (lx.isPunct("!")) return true;
+    if (lx.isPunct("!")) lx.next();
     if (lx.isPunct("[")) {
       lx.skipBalanced();
       lx.next();
     }
   }
-  return false;
+  return lx.kind !== "eof";
 }
 
 /** `pub`, `pub(crate)`, `pub(in path)`: true when there was one (the item is visible outside its module). */
@@ -146,7 +149,7 @@ function items(
   for (const span of splitStatements(p.source.code, from, to, ITEMS)) {
     const lx = new Lexer(p.source.code, p.source.text, span.start, span.end);
     lx.next();
-    if (skipAttributes(lx)) continue;
+    if (!skipAttributes(lx)) continue;
     const exported = visibility(lx);
     while (lx.kind === "ident" && QUALIFIERS.has(lx.ident()!) && lx.peekIdent() !== undefined) {
       if (

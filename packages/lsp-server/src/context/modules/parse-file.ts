@@ -51,5 +51,8 @@ export function parseOpenDocument(doc: OpenDocument, path: string): ParsedModule
   const support = supportOf(doc);
   if (!support || openDocumentTooLarge(doc.buffer.length)) return undefined;
   const text = wholeText(doc);
-  return { path, ...(support.parseOpen ? support.parseOpen(doc.uri, text) : support.parse(text)) };
+  return {
+    path,
+    ...(support.parseOpen ? support.parseOpen(doc.uri, text, doc.buffer) : support.parse(text)),
+  };
 }

@@ -1,6 +1,7 @@
 // Ruby: `require_relative` names a file beside the requiring one, `require` one on the load path (the gemspec's
 // `lib/`); Rails-like projects autoload a constant from the file its name becomes (Zeitwerk). Pure.
 import { posix as path } from "node:path";
+import { rubyConstantPath } from "../scan/constant-path.js";
 import type { ImplicitCandidate, ImplicitScope, ParsedModule, ResolveEnv } from "../types.js";
 
 /** Where Rails (Zeitwerk) autoloads constants from, under the root; the file's own folder comes first. */
@@ -65,17 +66,92 @@ export function rubyImplicit(
   const roots = [...new Set([...loadPath, ...autoload])];
   const qualifiers = (scope?.qualifiers ?? []).filter((q) => /^[A-Z]/.test(q)).map(underscore);
   const nesting = (scope?.nesting ?? []).map(underscore);
+  const rawNesting = scope?.nesting ?? [];
+  const folders = namespaceFolders(from, loadPath, rawNesting);
+  const rawQualifiers = (scope?.qualifiers ?? []).filter((q) => /^[A-Z]/.test(q));
   const paths: string[] = [];
   for (let i = nesting.length; i >= 0; i--) {
     const parts = [...nesting.slice(0, i), ...qualifiers];
     if (parts.length === 0) continue;
     for (const root of roots) paths.push(path.join(root, ...parts, file));
+    // The gem's own folder for its namespace (`Gem::Specification` in `rubygems/specification.rb`).
+    const constants = [...rawNesting.slice(0, i), ...rawQualifiers];
+    for (const { namespace, folder } of folders) {
+      if (namespace.length > constants.length || !namespace.every((n, j) => n === constants[j])) continue;
+      const below = constants.slice(namespace.length).map(underscore);
+      paths.push(path.join(folder, ...below, file));
+    }
   }
   // Beside the file, then in the folder named after it (`cat.rb`'s nested classes in `cat/`), then flat.
   const own = from.path.endsWith(".rb") ? from.path.slice(0, -3) : undefined;
   const dirs = [path.dirname(from.path), ...(own ? [own] : []), ...autoload, ...loadPath];
   for (const dir of dirs) paths.push(path.join(dir, ...qualifiers, file));
   return [...new Set(paths)].map((p) => ({ path: p }));
+}
+
+/** Per module and load path: the folders its own path and declarations say its namespaces live in. */
+const foldersOf = new WeakMap<ParsedModule, { key: string; folders: NamespaceFolder[] }>();
+
+/** A namespace (`["Gem"]`) and the folder its constants' files are in (`/w/lib/rubygems`). */
+export interface NamespaceFolder {
+  readonly namespace: readonly string[];
+  readonly folder: string;
+}
+
+/**
+ * The namespace a file's path under a load-path folder gives a constant path it declares, aligned from their ends:
+ * `rubygems/commands/install_command` declaring `Gem::Commands::InstallCommand` puts `Gem` in `rubygems/`, one
+ * name for one folder. Undefined when the lengths differ, the names all match (the plain paths find those), or
+ * nothing matches but in a gem's root file (`rubygems.rb` declaring `Gem`).
+ */
+function folderFor(
+  constants: readonly string[],
+  segments: readonly string[],
+  root: string,
+): NamespaceFolder | undefined {
+  if (constants.length !== segments.length) return undefined;
+  let same = 0;
+  while (
+    same < constants.length &&
+    underscore(constants[constants.length - 1 - same]!) === segments[segments.length - 1 - same]
+  )
+    same++;
+  const left = constants.length - same;
+  if (left === 0 || (same === 0 && constants.length > 1)) return undefined;
+  return { namespace: constants.slice(0, left), folder: path.join(root, ...segments.slice(0, left)) };
+}
+
+/**
+ * The folders a file's own place says its namespaces live in, where they are not named after them: a gem whose
+ * folder is not its namespace's (`lib/rubygems/` holds `Gem::`). From the constant paths of the file's classes and
+ * modules, and of the types around the cursor (`nesting`, as written: the outline of a file being edited may
+ * lack them).
+ */
+export function namespaceFolders(
+  from: ParsedModule,
+  loadPath: readonly string[],
+  nesting: readonly string[] = [],
+): readonly NamespaceFolder[] {
+  const root = loadPath.find((r) => from.path.startsWith(`${r}/`));
+  if (root === undefined || !from.path.endsWith(".rb")) return [];
+  const segments = from.path.slice(root.length + 1, -3).split("/");
+  const key = loadPath.join("\0");
+  let cached = foldersOf.get(from);
+  if (cached?.key !== key) {
+    const folders: NamespaceFolder[] = [];
+    for (const d of from.outline.declarations) {
+      if (d.kind !== "class" && d.kind !== "module") continue;
+      const found = folderFor(rubyConstantPath(from, d), segments, root);
+      if (found && !folders.some((f) => f.namespace.join("::") === found.namespace.join("::")))
+        folders.push(found);
+    }
+    cached = { key, folders };
+    foldersOf.set(from, cached);
+  }
+  const around = folderFor(nesting, segments, root);
+  return around && !cached.folders.some((f) => f.namespace.join("::") === around.namespace.join("::"))
+    ? [around, ...cached.folders]
+    : cached.folders;
 }
 
 /** The load path of a gemspec: its `require_paths` (default `lib`), absolute. Never throws. */

@@ -113,12 +113,42 @@ function insignificant(text: string, comment: string): boolean {
 }
 
 /**
+ * How a language writes a line of a type's body that adds a base (Ruby's `include Helpers::Text`): the bases it
+ * names, or undefined.
+ */
+export type BaseLine = (line: string) => readonly string[] | undefined;
+
+const MIXIN = new RegExp(
+  `^\\s*(?:include|extend|prepend)\\s+(${PATH.source}(?:\\s*,\\s*${PATH.source})*)\\s*$`,
+);
+
+/** Ruby's `include A::B`, `extend C, D`, `prepend E` in a class or module body. */
+export const rubyMixinLine: BaseLine = (line) => {
+  const named = MIXIN.exec(line)?.[1];
+  return (
+    named
+      ?.split(",")
+      .map((part) => part.trim().replace(/^::/, ""))
+      // `extend self` adds no other module.
+      .filter((name) => /^[A-Z]/.test(name))
+  );
+};
+
+/**
  * The types around the last of `lines` (the cursor's), outermost first: going up, each line less indented than
  * every line below it (blank lines, comments and lone brackets aside) that opens a type, as `typeLine` reads it.
- * Stops at the first such line at the left margin, or after {@link MAX_LINES}.
+ * Stops at the first such line at the left margin, or after {@link MAX_LINES}. With `baseLine`, the innermost
+ * type's bases also hold those its body adds above the cursor, at the body's own indentation (Ruby's mixins: the
+ * outline of a file being edited may lack them).
  */
-export function indentedNesting(lines: readonly string[], typeLine: TypeLine, comment = "#"): NestedType[] {
+export function indentedNesting(
+  lines: readonly string[],
+  typeLine: TypeLine,
+  comment = "#",
+  baseLine?: BaseLine,
+): NestedType[] {
   const found: NestedType[] = [];
+  let innermostAt = -1;
   let below = Number.POSITIVE_INFINITY;
   const last = lines.length - 1;
   for (let i = last; i >= 0 && last - i <= MAX_LINES; i--) {
@@ -133,8 +163,33 @@ export function indentedNesting(lines: readonly string[], typeLine: TypeLine, co
     if (indent >= below) continue;
     below = indent;
     const type = typeLine(line);
-    if (type) found.unshift(type);
+    if (type) {
+      found.unshift(type);
+      if (innermostAt === -1) innermostAt = i;
+    }
     if (indent === 0) break;
   }
+  if (baseLine && innermostAt !== -1) {
+    const added = bodyBases(lines, innermostAt, baseLine, comment);
+    const innermost = found.at(-1)!;
+    const bases = [...new Set([...innermost.bases, ...added])];
+    if (bases.length > innermost.bases.length) found[found.length - 1] = { ...innermost, bases };
+  }
   return found;
+}
+
+/** The bases a type's body adds between its opening line (`at`) and the cursor's line, at the body's indentation. */
+function bodyBases(lines: readonly string[], at: number, baseLine: BaseLine, comment: string): string[] {
+  let body: number | undefined;
+  const bases: string[] = [];
+  for (let i = at + 1; i < lines.length - 1; i++) {
+    const line = lines[i]!;
+    if (insignificant(line.trim(), comment)) continue;
+    const indent = indentation(line);
+    body ??= indent;
+    if (indent !== body) continue;
+    const named = baseLine(line);
+    if (named) bases.push(...named);
+  }
+  return bases;
 }

@@ -168,6 +168,11 @@ class OutlinedDeclaration implements Declaration {
     return this.#snippet;
   }
 
+  /** The lines of the file a declaration was cut from, when one of these parsers made it. */
+  static sourceOf(declaration: Declaration): TextLines | undefined {
+    return #source in declaration ? declaration.#source : undefined;
+  }
+
   toJSON(): Declaration {
     const { name, kind, startLine, endLine, nameLine, snippet, exported, members, bases } = this;
     return {
@@ -182,6 +187,14 @@ class OutlinedDeclaration implements Declaration {
       ...(bases ? { bases } : {}),
     };
   }
+}
+
+/**
+ * The lines of the file a declaration was read from (a member's too), when a parser of `scan/` made it: what a
+ * member outline cuts signatures from without reading the file again. Undefined for other declarations.
+ */
+export function sourceOf(declaration: Declaration): TextLines | undefined {
+  return OutlinedDeclaration.sourceOf(declaration);
 }
 
 /** The {@link Declaration} of an item and its members, recursively (snippets cut when first read). */

@@ -1,78 +1,8 @@
-import diff from "fast-diff";
-import type { Edit, Parser, Tree } from "web-tree-sitter";
-
-/**
- * The edits that turn `before` into `after`, last first (each one's offsets and points hold in the text the ones
- * before it in the list left: apply them to a tree in this order). One per run of changed text, so that two edits far
- * apart in a document (the cursor jumped) re-parse their two regions, not all that lies between: `fast-diff` finds
- * them (common prefix and suffix, then the long common middle). Offsets and columns in UTF-16 code units, what
- * web-tree-sitter counts in. Empty when the texts are equal.
- */
-export function editsBetween(before: string, after: string): Edit[] {
-  if (before === after) return [];
-  const edits: Edit[] = [];
-  // Where the walk is in `before`, and the row and column there.
-  let offset = 0;
-  let point = { row: 0, column: 0 };
-  let pending: { start: number; startPoint: Point; removed: string; inserted: string } | undefined;
-  const flush = () => {
-    if (!pending) return;
-    const { start, startPoint, removed, inserted } = pending;
-    edits.push(replacementEdit(start, startPoint, removed, inserted));
-    pending = undefined;
-  };
-  for (const [op, text] of diff(before, after)) {
-    if (op === diff.EQUAL) {
-      flush();
-      offset += text.length;
-      point = advance(point, text);
-      continue;
-    }
-    pending ??= { start: offset, startPoint: point, removed: "", inserted: "" };
-    if (op === diff.DELETE) {
-      pending.removed += text;
-      offset += text.length;
-      point = advance(point, text);
-    } else pending.inserted += text;
-  }
-  flush();
-  return edits.reverse();
-}
-
-/** An edit the caller knows, and the text it applies to. */
-export interface KnownEdit {
-  readonly base: string;
-  readonly edit: Edit;
-}
-
-interface Point {
-  row: number;
-  column: number;
-}
-
-/**
- * The edit that replaces `removed` at `start` (an offset, at `point`) with `inserted`: what a suggestion inserted at
- * the cursor is, without comparing two whole texts.
- */
-export function replacementEdit(start: number, point: Point, removed: string, inserted: string): Edit {
-  return {
-    startIndex: start,
-    oldEndIndex: start + removed.length,
-    newEndIndex: start + inserted.length,
-    startPosition: point,
-    oldEndPosition: advance(point, removed),
-    newEndPosition: advance(point, inserted),
-  };
-}
-
-/** The point after `text`, from `point`. */
-function advance(point: Point, text: string): Point {
-  const last = text.lastIndexOf("\n");
-  if (last === -1) return { row: point.row, column: point.column + text.length };
-  let rows = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) rows++;
-  return { row: point.row + rows, column: text.length - last - 1 };
-}
+import type { Edit, Parser, Point, Tree } from "web-tree-sitter";
+import type { DocumentChange } from "../../documents/documents.js";
+import { advance } from "../../documents/position-map.js";
+import type { LineSource } from "../../documents/text-buffer.js";
+import { lineReader, variantReader } from "./line-reader.js";
 
 /**
  * Documents whose tree is kept, at most (the least recently parsed go first): a tree holds WebAssembly memory (that
@@ -80,55 +10,102 @@ function advance(point: Point, text: string): Point {
  */
 const MAX_TREES = 16;
 
+/** A kept tree: the document's as last parsed, told of every change since (`stale` once it was). */
+interface Kept {
+  tree: Tree;
+  stale: boolean;
+}
+
 /**
- * The syntax trees of open documents, re-parsed incrementally: the next version's text is compared with the last
- * one's, the tree is told of the edit between them, and the parser reuses every subtree the edit did not touch.
- * Called off the request path (the repository context parses open documents in a scheduled task).
+ * The edit of a syntax tree that a document change is: offsets and columns in UTF-16 units of the text with its lines
+ * joined by `\n` (what web-tree-sitter counts in, and what the trees are parsed from). Undefined for a change whose
+ * text or replaced text holds a `\r`: a `\r\n` is one unit there and a lone `\r` may fuse with a `\n` beside it, which
+ * the change alone does not tell; the tree is then parsed afresh.
+ */
+export function changeEdit(change: DocumentChange): Edit | undefined {
+  const { range, text, replaced, offset } = change;
+  if (text.includes("\r") || replaced.includes("\r")) return undefined;
+  const newEnd = advance(range.start, text);
+  return {
+    startIndex: offset,
+    oldEndIndex: offset + replaced.length,
+    newEndIndex: offset + text.length,
+    startPosition: { row: range.start.line, column: range.start.character },
+    oldEndPosition: { row: range.end.line, column: range.end.character },
+    newEndPosition: { row: newEnd.line, column: newEnd.character },
+  };
+}
+
+/** The edit that replaces `removed` at `offset` (at `point`) with `inserted`: a suggestion inserted at the cursor. */
+export function replacementEdit(offset: number, point: Point, removed: string, inserted: string): Edit {
+  const oldEnd = advance({ line: point.row, character: point.column }, removed);
+  const newEnd = advance({ line: point.row, character: point.column }, inserted);
+  return {
+    startIndex: offset,
+    oldEndIndex: offset + removed.length,
+    newEndIndex: offset + inserted.length,
+    startPosition: point,
+    oldEndPosition: { row: oldEnd.line, column: oldEnd.character },
+    newEndPosition: { row: newEnd.line, column: newEnd.character },
+  };
+}
+
+/**
+ * The syntax trees of open documents, kept up to date from their changes: each `didChange` edits the tree
+ * (`tree.edit`, no text compared), and the next parse re-reads only what the edits touched, from the document's own
+ * lines (the parser's input callback: no joined text). A tree is made on a document's first parse and is told of
+ * every change after; a change it cannot follow drops it (the next parse is a fresh one).
  */
 export class OpenTrees {
-  readonly #trees = new Map<string, { text: string; tree: Tree }>();
+  readonly #trees = new Map<string, Kept>();
 
-  /** The tree of a document's text, from its previous tree when there is one; undefined when parsing fails. */
-  parse(key: string, text: string, parser: Parser): Tree | undefined {
-    const previous = this.#trees.get(key);
-    this.#trees.delete(key);
-    let tree: Tree | null = null;
-    if (previous) {
-      const edits = editsBetween(previous.text, text);
-      if (edits.length === 0) {
-        this.#trees.set(key, previous);
-        return previous.tree;
+  /** A document changed: its tree, if one is kept, is told of each change, in order. */
+  edited(key: string, changes: readonly DocumentChange[]): void {
+    const kept = this.#trees.get(key);
+    if (!kept) return;
+    for (const change of changes) {
+      const edit = changeEdit(change);
+      if (!edit) {
+        this.forget(key);
+        return;
       }
-      for (const edit of edits) previous.tree.edit(edit);
-      tree = parser.parse(text, previous.tree);
-      previous.tree.delete();
-    } else tree = parser.parse(text);
+      kept.tree.edit(edit);
+      kept.stale = true;
+    }
+  }
+
+  /**
+   * The tree of a document's lines as they are now, re-parsed incrementally when it changed since the last parse
+   * (from scratch the first time). Owned by the kept trees: the caller must not delete it. Undefined when parsing
+   * fails.
+   */
+  parse(key: string, lines: LineSource, parser: Parser): Tree | undefined {
+    const kept = this.#trees.get(key);
+    if (kept && !kept.stale) {
+      // Most recently used last, for the bound.
+      this.#trees.delete(key);
+      this.#trees.set(key, kept);
+      return kept.tree;
+    }
+    this.#trees.delete(key);
+    const tree = parser.parse(lineReader(lines), kept?.tree ?? null) ?? undefined;
+    kept?.tree.delete();
     if (!tree) return undefined;
-    this.#trees.set(key, { text, tree });
+    this.#trees.set(key, { tree, stale: false });
     while (this.#trees.size > MAX_TREES) this.forget(this.#trees.keys().next().value!);
     return tree;
   }
 
   /**
-   * The tree of a variant of a document's text (the buffer with a suggestion inserted), parsed incrementally from
-   * the document's tree, which stays as it was: the caller owns the result and deletes it. From scratch when the
-   * document has no tree.
+   * A copy of a document's tree as it is now (edited since its last parse or not), which later changes leave as it
+   * is: to parse the document's lines as they are now at a later time (`parser.parse(lineReader(snapshot), copy)`).
+   * The caller deletes it. Undefined when no tree is kept.
    */
-  parseVariant(key: string, text: string, parser: Parser, change?: KnownEdit): Tree | undefined {
-    const kept = this.#trees.get(key);
-    if (!kept) return parser.parse(text) ?? undefined;
-    const copy = kept.tree.copy();
-    // The caller's edit when it is of the kept text (the same string, most often the same object); else found.
-    const edits = change && change.base === kept.text ? [change.edit] : editsBetween(kept.text, text);
-    for (const edit of edits) copy.edit(edit);
-    try {
-      return parser.parse(text, copy) ?? undefined;
-    } finally {
-      copy.delete();
-    }
+  copy(key: string): Tree | undefined {
+    return this.#trees.get(key)?.tree.copy();
   }
 
-  /** Drop a document's tree (closed). */
+  /** Drop a document's tree (closed, reloaded). */
   forget(key: string): void {
     const entry = this.#trees.get(key);
     if (!entry) return;
@@ -145,5 +122,33 @@ export class OpenTrees {
   /** Documents with a tree. */
   get size(): number {
     return this.#trees.size;
+  }
+}
+
+/** Where a variant of a document differs from it: `removed` at `offset` (at `point`) replaced by `inserted`. */
+export interface VariantChange {
+  readonly offset: number;
+  readonly point: Point;
+  readonly removed: string;
+  readonly inserted: string;
+}
+
+/**
+ * The tree of a document's lines with a change in them (a suggestion inserted), parsed incrementally from `base`, a
+ * tree of those lines that stays as it was: the caller deletes the result. Reads the lines through the parser's
+ * input callback, the change spliced in (no text of the variant is made).
+ */
+export function parseVariant(
+  parser: Parser,
+  base: Tree,
+  lines: LineSource,
+  change: VariantChange,
+): Tree | undefined {
+  const copy = base.copy();
+  try {
+    copy.edit(replacementEdit(change.offset, change.point, change.removed, change.inserted));
+    return parser.parse(variantReader(lines, change), copy) ?? undefined;
+  } finally {
+    copy.delete();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adaptiveWait, Cadence } from "../../src/completion/adaptive-debounce.js";
+import { adaptiveWait, Cadence } from "../../src/documents/adaptive-debounce.js";
 
 describe("adaptiveWait", () => {
   it.each([
