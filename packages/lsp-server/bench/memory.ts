@@ -15,6 +15,7 @@ import { supportFor } from "../src/context/lang/index.js";
 import { familyOf } from "../src/context/languages.js";
 import { BIN, cpuOf, Doc, launch, type Position, report, type Server, simProcess } from "./harness.js";
 import { describeParts, type RssParts, rssParts } from "./rss-parts.js";
+import { wasmTiers } from "./wasm-tiers.js";
 
 /** The heap figures `infill.status` reports (`server.memory`); absent from builds older than it. */
 interface ServerMemory {
@@ -216,6 +217,7 @@ export async function memoryBench(): Promise<void> {
     `  the source cache's parses: ${parses.perByte.toFixed(2)} bytes of heap per byte of source (${parses.files} files, ` +
       `${(parses.bytes / MB).toFixed(1)} MB), where its bound estimates ${MEMORY_PER_SOURCE_BYTE}`,
   );
+  await wasmTiers();
   const completions = Number(process.env.BENCH_MEMORY_COMPLETIONS ?? 300);
   const base = process.env.BENCH_BASE_BIN;
   const runs: Array<{ name: string; figures: Figures }> = [];

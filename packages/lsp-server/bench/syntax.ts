@@ -177,7 +177,7 @@ function installedSize(): void {
 }
 
 /** A generated C or Java file of about `functions` functions with doc comments and bodies, calling open headers' functions. */
-function generated(family: "c" | "java", functions: number): string {
+export function generated(family: "c" | "java", functions: number): string {
   const out: string[] = [];
   if (family === "c") {
     for (let h = 0; h < 10; h++) out.push(`#include "lib${h}.h"`);

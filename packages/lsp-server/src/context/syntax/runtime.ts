@@ -9,7 +9,6 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { compileFunction } from "node:vm";
 import { brotliDecompressSync } from "node:zlib";
 import type { Language, Parser, Query } from "web-tree-sitter";
@@ -87,17 +86,8 @@ interface Generation {
 
 let generation: Generation | undefined;
 
-/**
- * V8's flags for WebAssembly as tree-sitter wants them: its functions start on the baseline compiler and the hot ones
- * (the grammars' lexers, the parse loop) are optimised, which makes parsing about twice as fast. V8's default; the
- * server's entry turns it off for the rest (see `src/v8-flags.ts`), and V8 picks a module's tiers when it compiles
- * it, so they are set before the runtime and each grammar compile.
- */
-const TIERED = "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering";
-
 /** The current runtime, loaded and initialised on first use; rejects (every time) when it cannot load. */
 function currentGeneration(): Generation {
-  setFlagsFromString(TIERED);
   generation ??= {
     runtime: (async () => {
       const [{ source, filename }, wasmBinary] = await Promise.all([
