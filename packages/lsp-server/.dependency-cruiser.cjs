@@ -8,7 +8,7 @@
 //   documents upstream settings workspace    the open buffers, the provider, the settings, the workspace folders
 //   log                  leveled log lines
 //
-// bin.ts, help.ts and status.ts are the entry points; nothing imports them.
+// bin.ts, help.ts and status.ts are the entry points; nothing imports them but cli.ts, which bin.ts loads.
 const LAYERS = [
   "protocol",
   "stats",
@@ -97,9 +97,9 @@ module.exports = {
     },
     {
       name: "no-entry-imports",
-      comment: "The entry points (bin, help, status) are imported by nobody inside src.",
+      comment: "The entry points (bin, help, status) are imported by nobody inside src but bin and the cli it loads.",
       severity: "error",
-      from: { path: "^src/", pathNot: "^src/bin\\.ts$" },
+      from: { path: "^src/", pathNot: "^src/(bin|cli)\\.ts$" },
       to: { path: "^src/(bin|help|status)\\.ts$" },
     },
     {
