@@ -190,12 +190,23 @@ export class TypeInference {
       scope = scope.before(binding.at);
     }
     if (scope !== at.scope) return undefined;
+    if (rules.implicitSelf) {
+      const own = await this.#ownField(name, at, depth);
+      if (own) return own;
+    }
     const found = await this.#lookup(name, at.file);
     const site = found.find((s) => s.declaration.kind === "variable" || s.declaration.kind === "field");
     if (!site) return undefined;
     const lines = this.#text(site, MEMBER_LINES);
     const declared = lines && rules.declared(lines, name);
     return declared && this.#bound(declared, { file: site.path, scope: lines! }, depth);
+  }
+
+  /** A field of the type around the code, named without `this.` (Java's `store`, C++'s `mem_`). */
+  async #ownField(name: string, at: Place, depth: number): Promise<Typed | undefined> {
+    const type = this.#rules.selfType(at.scope);
+    const owner = type === undefined ? undefined : await this.#site(this.#written(type, at.file), depth + 1);
+    return owner && this.#field(owner, name, depth + 1);
   }
 
   /** A binding's type: its annotation, else its value's type (read in the code above it). */
