@@ -23,7 +23,8 @@ const dir = (names) => `^src/(${names})/`;
 // Inside context/, the folders by concept run one way too, top to bottom. The facade (RepositoryContext and its
 // loader) and the base (the shared types, the language table, a document's lines) are files at context/'s root.
 //
-//   facade        repository-context.ts, context-loader.ts, syntax-layer.ts: what the server talks to
+//   facade        repository-context.ts, context-files.ts, context-loader.ts, syntax-layer.ts: what the server
+//                 talks to
 //   block         the block, its cache and chooser, the declaration memo
 //   typing        what type a receiver has (per-language rule tables), and its member outline
 //   similar       similar code of open documents, recent edits
@@ -38,7 +39,7 @@ const dir = (names) => `^src/(${names})/`;
 //   files         the source cache, ignore rules, the file policy
 //   base          types.ts, languages.ts, document-lines.ts
 const CONTEXT = [
-  "(repository-context|context-loader|syntax-layer)\\.ts$",
+  "(repository-context|context-files|context-loader|syntax-layer)\\.ts$",
   "block/",
   "typing/",
   "similar/",

@@ -22,6 +22,7 @@ import {
 } from "./harness.js";
 import { hotStreakBench } from "./hot-streak.js";
 import { memoryBench } from "./memory.js";
+import { nextEditBench } from "./next-edit.js";
 import { outcomesBench } from "./outcomes.js";
 import { parsersBench } from "./parsers.js";
 import { partialsBench } from "./partials.js";
@@ -313,6 +314,8 @@ console.log("types from the editor (infill/typeDefinitions), invoked completions
 await typeDefinitionsBench();
 console.log("streaming ghost text (partial results):");
 await partialsBench();
+console.log("next edits:");
+await nextEditBench();
 await syntaxBench(sim);
 await parsersBench();
 await endingsBench();

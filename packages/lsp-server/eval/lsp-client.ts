@@ -7,6 +7,7 @@ import {
   type InlineCompletionList,
   type MessageConnection,
   type Position,
+  type Range,
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
@@ -36,16 +37,37 @@ export interface LaunchOptions {
   initializationOptions: Record<string, unknown>;
 }
 
+/** One edit of a `textDocument/copilotInlineEdit` answer, as copilot-lsp reads it. */
+export interface InlineEdit {
+  range: Range;
+  text: string;
+  textDocument: { uri: string; version: number };
+  command?: { title: string; command: string; arguments?: unknown[] };
+}
+
 /** A running server and what it told the client. */
 export interface EditorSession {
   /** Every `$/infill/metrics` notification, in order. */
   readonly metrics: CompletionMetrics[];
   /** `window/showMessage` texts (settings refused, failures), in order. */
   readonly messages: string[];
+  /** `window/logMessage` texts of type Error (1), in order: what went wrong inside the server. */
+  readonly errors: string[];
+  /** Whether the server process has exited (a crash, before `shutdown`). */
+  readonly exited: () => boolean;
   open(file: string, text: string): Promise<void>;
   /** Insert `text` at `at` (an incremental change); returns the position after it. */
   insert(file: string, at: Position, text: string): Promise<Position>;
+  /** Replace `range` of an open file by `text` (an incremental change, the next version). */
+  change(file: string, range: Range, text: string): Promise<void>;
+  /** The version of an open file the client last sent. */
+  version(file: string): number;
   close(file: string): Promise<void>;
+  /**
+   * `textDocument/copilotInlineEdit` at `at`, for the version last sent, as copilot-lsp asks; resolves with the
+   * answer's edits.
+   */
+  inlineEdit(file: string, at: Position): Promise<InlineEdit[]>;
   /** `textDocument/inlineCompletion` at `at`; resolves when the server answered. */
   inline(file: string, at: Position): Promise<InlineCompletionList | null>;
   shutdown(): Promise<void>;
@@ -67,11 +89,19 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
   );
   const metrics: CompletionMetrics[] = [];
   const messages: string[] = [];
+  const errors: string[] = [];
+  let hasExited = false;
+  child.once("exit", () => {
+    hasExited = true;
+  });
   rpc.onNotification("$/infill/metrics", (m: CompletionMetrics) => {
     metrics.push(m);
   });
   rpc.onNotification("window/showMessage", (m: { message: string }) => {
     messages.push(m.message);
+  });
+  rpc.onNotification("window/logMessage", (m: { type: number; message: string }) => {
+    if (m.type === 1) errors.push(m.message);
   });
   rpc.onRequest(() => null);
   rpc.listen();
@@ -91,6 +121,8 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
   return {
     metrics,
     messages,
+    errors,
+    exited: () => hasExited,
     async open(file, text) {
       versions.set(file, 1);
       await rpc.sendNotification("textDocument/didOpen", {
@@ -109,9 +141,25 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
         ? { line: at.line, character: at.character + text.length }
         : { line: at.line + lines.length - 1, character: lines.at(-1)!.length };
     },
+    async change(file, range, text) {
+      const version = (versions.get(file) ?? 0) + 1;
+      versions.set(file, version);
+      await rpc.sendNotification("textDocument/didChange", {
+        textDocument: { uri: uriOf(file), version },
+        contentChanges: [{ range, text }],
+      });
+    },
+    version: (file) => versions.get(file) ?? 0,
     async close(file) {
       versions.delete(file);
       await rpc.sendNotification("textDocument/didClose", { textDocument: { uri: uriOf(file) } });
+    },
+    async inlineEdit(file, at) {
+      const result = (await rpc.sendRequest("textDocument/copilotInlineEdit", {
+        textDocument: { uri: uriOf(file), version: versions.get(file) ?? 0 },
+        position: at,
+      })) as { edits: InlineEdit[] };
+      return result.edits;
     },
     inline(file, at) {
       return rpc.sendRequest("textDocument/inlineCompletion", {

@@ -1,17 +1,16 @@
 // infill-lsp context eval: repository context off vs on, on pinned corpora, every figure measured in this run.
-import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Corpus, debianCorpus, HELD_OUT, packageCorpus, repositoryCorpus } from "./corpus.js";
+import type { Corpus } from "./corpus.js";
+import { plannedCorpora, selectedCorpora } from "./corpus-plan.js";
 import { provisionCtags, runCtags } from "./ctags.js";
-import { DEBIAN_CORPORA } from "./debian-corpora.js";
 import { type CorpusResult, evaluateCorpus } from "./evaluate.js";
-import type { Language } from "./languages.js";
 import { missesOf } from "./misses.js";
 import { formatCorpus, formatDeclMemberSummary, formatSummary } from "./report.js";
 import type { SampleCaps } from "./sample.js";
+import { serverLine } from "./server-line.js";
 
 // One level below the package root (eval/ in source, .bench/ bundled), like the bench.
 // `INFILL_EVAL_BIN` runs another build instead (the one with the tree-sitter TypeScript parser: see build.mjs).
@@ -23,7 +22,9 @@ const TYPESCRIPT_CAPS: SampleCaps = { perStratum: 400, perFile: 3, stratified: t
 const CTAGS_CAPS: SampleCaps = { perStratum: 300, perFile: 3, stratified: false };
 
 console.log(`infill-lsp context eval (Node ${process.version})`);
-console.log(`server: ${serverLine()}: whatever outline and import resolution it has for each language.`);
+console.log(
+  `server: ${serverLine(BIN, REPO_ROOT)}: whatever outline and import resolution it has for each language.`,
+);
 console.log(
   "A hole: a line using an identifier X declared in another corpus file, the cursor right after X( new X( X. or\n" +
     "X< (TypeScript; ns.X… for namespace imports), X:: or X-> (where the language has them), the rest of the line\n" +
@@ -40,36 +41,8 @@ const tags = (corpus: Corpus) => {
   ctags ??= provisionCtags(REPO_ROOT);
   return ctags.then((bin) => runCtags(bin, corpus.root, corpus.files));
 };
-/** A corpus to run: what selects it, and how to lay it out. */
-interface Planned {
-  readonly name: string;
-  readonly language: Language;
-  readonly load: () => Promise<Corpus>;
-}
-const planned: Planned[] = [
-  ...HELD_OUT.map((spec) => ({
-    name: spec.name,
-    language: "TypeScript" as const,
-    load: () => packageCorpus(spec, REPO_ROOT, scratch),
-  })),
-  { name: "infill", language: "TypeScript", load: () => repositoryCorpus(REPO_ROOT, scratch) },
-  ...DEBIAN_CORPORA.map((spec) => ({
-    name: spec.name,
-    language: spec.language,
-    load: () => debianCorpus(spec, scratch),
-  })),
-];
-// INFILL_EVAL_ONLY=C,rich runs the corpora whose language or name is in the list (case-insensitive); a partial run
-// to iterate on, not the eval's figures.
-const only = (process.env.INFILL_EVAL_ONLY ?? "")
-  .split(",")
-  .map((s) => s.trim().toLowerCase())
-  .filter(Boolean);
-const corpora = planned.filter(
-  (c) => only.length === 0 || only.includes(c.language.toLowerCase()) || only.includes(c.name.toLowerCase()),
-);
-if (only.length > 0)
-  console.log(`INFILL_EVAL_ONLY: ${corpora.map((c) => c.name).join(", ") || "no corpus"}\n`);
+const { corpora, said } = selectedCorpora(plannedCorpora(REPO_ROOT, scratch, { repository: true }));
+if (said) console.log(said);
 // INFILL_EVAL_HOLES=members runs the member-access holes only (no import holes, so no session either): to iterate
 // on the member outline, not the eval's figures.
 const membersOnly = process.env.INFILL_EVAL_HOLES === "members";
@@ -101,26 +74,4 @@ try {
   console.log(`\n(${results.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
-}
-
-/** The server measured: its file, when it was built, and the commit checked out. */
-function serverLine(): string {
-  const built = statSync(BIN)
-    .mtime.toISOString()
-    .replace(/\.\d+Z$/, "Z");
-  let commit = "unknown commit";
-  try {
-    commit = execFileSync("git", ["-C", REPO_ROOT, "rev-parse", "--short=12", "HEAD"], {
-      encoding: "utf8",
-    }).trim();
-    const dirty = execFileSync(
-      "git",
-      ["-C", REPO_ROOT, "status", "--porcelain", "--", "packages/lsp-server/src"],
-      {
-        encoding: "utf8",
-      },
-    );
-    if (dirty) commit += " + uncommitted changes in packages/lsp-server/src";
-  } catch {}
-  return `${path.relative(REPO_ROOT, BIN)} built ${built} from ${commit}`;
 }

@@ -6,6 +6,7 @@ import type { FailureNotice } from "../upstream/failure-notice.js";
 import type { UpstreamHealth } from "../upstream/health.js";
 import type { EditCompletion, EditUpstream, UpstreamEnd } from "../upstream/upstream.js";
 import { followAnswer, type NextEdit, nearestFirst, type RememberedAnswer } from "./answer-memory.js";
+import { carriedEdit } from "./carried-edit.js";
 import { type AnswerRules, documentEdits, editRequest, readAnswer } from "./exchange.js";
 import { type Clock, Pauses, SYSTEM_CLOCK } from "./pause.js";
 import type { EditEvent } from "./prompt/excerpt.js";
@@ -267,9 +268,13 @@ export class NextEditEngine {
     if (options.health.isBlocked(invoked)) return log.debug("next edit: backing off");
     const target = options.target();
     if (!target) return;
-    const excerpt = excerptAt(doc, position, options.pathOf(uri), options.settings().maxRegionLines);
-    const input = { excerpt, events: await options.events(), related: [] };
+    const events = await options.events();
+    // Any edit since aborted this request: the document is still the version asked about.
     if (signal.aborted) return;
+    const last = events.at(-1);
+    const maxLines = options.settings().maxRegionLines;
+    const excerpt = excerptAt(doc, position, options.pathOf(uri), maxLines, last && carriedEdit(last));
+    const input = { excerpt, events, related: [] };
     const prompt = target.format.prompt(input);
     const counted = options.hooks?.upstream?.(uri);
     const started = this.#clock.now();

@@ -1,8 +1,9 @@
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../documents/documents.js";
 import type { TextBuffer } from "../documents/text-buffer.js";
+import { type CarriedEdit, mayNeedEdit } from "./carried-edit.js";
 import type { Excerpt } from "./prompt/excerpt.js";
-import { chooseRegion, type LineSpan } from "./region.js";
+import { chooseRegion, type LineSpan, reachSites } from "./region.js";
 import { indentShape } from "./region-indent.js";
 import { syntaxShape } from "./region-syntax.js";
 
@@ -11,14 +12,30 @@ export const CONTEXT_LINES = 8;
 
 /**
  * The excerpt of a request at `position` (UTF-16): the region chosen along the syntax tree where the language has one
- * loaded, else along indentation (see region.ts), within `maxLines`, with {@link CONTEXT_LINES} lines above and below.
- * `path` names the document in the prompt.
+ * loaded, else along indentation (see region.ts), within `maxLines`, with {@link CONTEXT_LINES} lines above and below;
+ * moved to hold the nearest lines the user's last edit may be `carried` to, when it does not (`reachSites`). `path`
+ * names the document in the prompt.
  */
-export function excerptAt(doc: OpenDocument, position: Position, path: string, maxLines: number): Excerpt {
+export function excerptAt(
+  doc: OpenDocument,
+  position: Position,
+  path: string,
+  maxLines: number,
+  carried?: CarriedEdit,
+): Excerpt {
   const { buffer } = doc;
   const line = Math.min(position.line, buffer.lineCount - 1);
   const shape = syntaxShape(doc, position) ?? indentShape(buffer, line);
-  const region = chooseRegion(line, buffer.lineCount, shape, maxLines);
+  let region = chooseRegion(line, buffer.lineCount, shape, maxLines);
+  if (carried) {
+    const sites: number[] = [];
+    const from = Math.max(0, line - maxLines + 1);
+    const to = Math.min(buffer.lineCount - 1, line + maxLines - 1);
+    for (let at = from; at <= to; at++) {
+      if (at !== line && mayNeedEdit(buffer.lineAt(at), carried)) sites.push(at);
+    }
+    region = reachSites(region, line, sites, maxLines);
+  }
   return excerptOf(buffer, { line, character: position.character }, region, {
     path,
     languageId: doc.languageId,

@@ -34,11 +34,11 @@ export function syntaxShape(doc: OpenDocument, position: Position): RegionShape 
     ) {
       const span = spanOf(node);
       const last = ancestors.at(-1);
-      if (last && last.start === span.start && last.end === span.end) nodes[nodes.length - 1] = node;
-      else {
-        ancestors.push(span);
-        nodes.push(node);
-      }
+      // Nodes on the same lines are one span; its parts are the innermost one's children (a block's statements,
+      // not the `while` around it, whose children are its condition and the whole block).
+      if (last && last.start === span.start && last.end === span.end) continue;
+      ancestors.push(span);
+      nodes.push(node);
     }
     return {
       ancestors,

@@ -81,3 +81,41 @@ function lineParts(span: LineSpan): LineSpan[] {
   for (let line = span.start; line <= span.end; line++) parts.push({ start: line, end: line });
   return parts;
 }
+
+/**
+ * The region made to hold the sites nearest the cursor (lines the user's last edit may have to be carried to: the
+ * uses of a renamed name, the calls of a function whose parameters changed), as many as fit `maxLines` with the
+ * cursor's line, nearest first: `region` when it holds them; otherwise the lines from the first to the last of them,
+ * grown a line at a time toward `region`'s ends (below first) while they fit. A model can only carry an edit to the
+ * lines it may rewrite.
+ */
+export function reachSites(
+  region: LineSpan,
+  cursorLine: number,
+  sites: readonly number[],
+  maxLines: number,
+): LineSpan {
+  let start = cursorLine;
+  let end = cursorLine;
+  const nearest = [...sites].sort((a, b) => Math.abs(a - cursorLine) - Math.abs(b - cursorLine) || a - b);
+  for (const site of nearest) {
+    const from = Math.min(start, site);
+    const to = Math.max(end, site);
+    if (to - from + 1 > maxLines) continue;
+    start = from;
+    end = to;
+  }
+  if (start >= region.start && end <= region.end) return region;
+  for (let grew = true; grew && end - start + 1 < maxLines; ) {
+    grew = false;
+    if (end < region.end) {
+      end++;
+      grew = true;
+    }
+    if (start > region.start && end - start + 1 < maxLines) {
+      start--;
+      grew = true;
+    }
+  }
+  return { start, end };
+}

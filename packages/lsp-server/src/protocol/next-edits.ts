@@ -106,11 +106,13 @@ export class NextEdits {
   }
 
   /**
-   * `uri` is closing or opened again (its old text still readable): its request is aborted and its answer dropped
-   * (the history keeps its edits); the edits applied there are checked on that text.
+   * `uri` is closing or opened again (its old text still readable): its request is aborted and its answer dropped;
+   * the history keeps its edits, but no later change joins them (the text may be another now); the edits applied
+   * there are checked on that text.
    */
   forget(uri: string): void {
     this.#engine?.forget(uri);
+    this.#history.documentGone(uri);
     this.#stats.closed(uri);
   }
 

@@ -55,6 +55,28 @@ describe("deepseek prompt", () => {
     expect(chat(inputOf(at)).prefix).toBe(prefix);
   });
 
+  it.each([
+    [
+      "a use of the renamed name above the cursor: the prefix stops before it",
+      {
+        ...eventAt("src/add.js", 3, "  return total;\n", "  return sum;\n"),
+        rename: { from: "total", to: "sum" },
+      },
+      "<|editable_region_start|>\n",
+    ],
+    [
+      "no line above the cursor the edit may reach: every line above it",
+      {
+        ...eventAt("src/add.js", 3, "  return sub;\n", "  return diff;\n"),
+        rename: { from: "sub", to: "diff" },
+      },
+      "<|editable_region_start|>\n  const total = a + b;\n  log(total);\n",
+    ],
+  ] as const)("leaves free the lines the last edit may be carried to: %s", (_, event, prefix) => {
+    const at = excerptOf("src/add.js", FILE, { context: [0, 4], region: [1, 3], cursor: [3, 9] });
+    expect(chat(inputOf(at, [event])).prefix).toBe(prefix);
+  });
+
   it("keeps the system message the same whatever the input: it is the cached part", () => {
     const other = excerptOf("b.py", "x = 1\n", { context: [0, 0], region: [0, 0], cursor: [0, 0] });
     expect(chat(inputOf(other)).messages[0]).toEqual(chat().messages[0]);

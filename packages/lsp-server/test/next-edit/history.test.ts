@@ -271,3 +271,33 @@ describe("EditHistory (the edge)", () => {
     expect(asked).toEqual(["file:///w/.env", "file:///w/a.ts"]);
   });
 });
+
+describe("EditHistory: a document closed or opened again", () => {
+  it("lets no later change join an edit made before, whose lines may be another text's now", async () => {
+    const history = new EditHistory({
+      mayUse: async () => true,
+      pathOf: (uri) => uri.slice("file:///w/".length),
+      now: () => 0,
+    });
+    const first = editor(TEN);
+    const before = first.change(replace(2, 0, 2, 1, "c"));
+    history.record(first.uri, before.changes, before.buffer);
+    history.documentGone(first.uri);
+    // Opened again with the text on disk, and edited a line below, at once.
+    const again = editor(TEN);
+    const after = again.change(replace(3, 0, 3, 1, "d"));
+    history.record(again.uri, after.changes, after.buffer);
+    const events = await history.events();
+    expect(events.map((event) => event.after.includes("cine 2"))).toEqual([true, false]);
+    expect(events[1]!.after).toContain("dine 3");
+    // Without it, the second edit joins the first: one event claiming both.
+    const joined = new EditHistory({
+      mayUse: async () => true,
+      pathOf: (uri) => uri.slice("file:///w/".length),
+      now: () => 0,
+    });
+    joined.record(first.uri, before.changes, before.buffer);
+    joined.record(again.uri, after.changes, after.buffer);
+    expect(await joined.events()).toHaveLength(1);
+  });
+});

@@ -3,7 +3,8 @@ import { loadGrammar } from "../../src/context/syntax/runtime.js";
 import { loadSyntaxLayer } from "../../src/context/syntax-layer.js";
 import { Documents } from "../../src/documents/documents.js";
 import { TextBuffer } from "../../src/documents/text-buffer.js";
-import { chooseRegion, type RegionShape } from "../../src/next-edit/region.js";
+import { carriedEdit } from "../../src/next-edit/carried-edit.js";
+import { chooseRegion, type RegionShape, reachSites } from "../../src/next-edit/region.js";
 import { excerptAt, excerptOf } from "../../src/next-edit/region-excerpt.js";
 import { indentShape } from "../../src/next-edit/region-indent.js";
 import { syntaxShape } from "../../src/next-edit/region-syntax.js";
@@ -170,6 +171,28 @@ ${Array.from({ length: 20 }, (_, i) => `int h${i} = ${i};`).join("\n")}
     );
   });
 
+  it("grows by the statements of a block that starts and ends on its statement's lines", () => {
+    // The loop and its body span the same lines: the parts are the body's statements, below the cursor too.
+    const loop = `int f(char *line, int n) {
+  while (n > 0) {
+${Array.from({ length: 30 }, (_, i) => `    n -= ${i};`).join("\n")}
+    if (line[n - 2] == 'a') {│
+      n--;
+    }
+    if (line[n - 1] == 'b') {
+      n--;
+    }
+${Array.from({ length: 30 }, (_, i) => `    n += ${i};`).join("\n")}
+  }
+  return n;
+}
+`;
+    const region = regionOf(loop, 12, "c", "file:///w/loop.c");
+    expect(region).toContain("if (line[n - 2] == 'a') {");
+    expect(region).toContain("if (line[n - 1] == 'b') {");
+    expect(region.split("\n").length - 1).toBeLessThanOrEqual(12);
+  });
+
   it("falls back to indentation for a language whose grammar is not loaded", () => {
     const { doc, at } = open("file:///w/a.swift", "swift", "func f() {\n  let x = 1│\n}\n");
     expect(syntaxShape(doc, at)).toBeUndefined();
@@ -205,5 +228,48 @@ describe("excerptOf", () => {
       1,
     );
     expect(top).toMatchObject({ startsFile: true, beforeRegion: "", region: "a\n", cursorOffset: 1 });
+  });
+});
+
+describe("reachSites", () => {
+  const cases: Array<[string, [number, number], number, number[], number, [number, number]]> = [
+    ["no sites: the region as it was", [10, 20], 15, [], 40, [10, 20]],
+    ["sites inside the region: the region as it was", [10, 20], 15, [11, 19], 40, [10, 20]],
+    ["a site below: from the cursor to it, grown toward the region's ends", [10, 20], 15, [30], 40, [10, 30]],
+    ["a site above: grown down to the region's end first", [10, 20], 15, [2], 40, [2, 20]],
+    ["within maxLines: the nearest sites first, a far one left out", [10, 20], 15, [25, 60], 12, [14, 25]],
+    ["grown below first, then above, a line at a time", [10, 20], 15, [24], 12, [13, 24]],
+    ["a site further than maxLines from the cursor: the region as it was", [10, 20], 15, [90], 40, [10, 20]],
+  ];
+  it.each(cases)("%s", (_, [start, end], cursor, sites, maxLines, [wantStart, wantEnd]) => {
+    expect(reachSites({ start, end }, cursor, sites, maxLines)).toEqual({ start: wantStart, end: wantEnd });
+  });
+});
+
+describe("excerptAt with the last edit carried", () => {
+  it("moves a region that misses the next use of a renamed name to hold it", () => {
+    const lines = [
+      "function f(a) {",
+      ...Array.from({ length: 10 }, (_, i) => `  before${i}();`),
+      "  const sum│ = a + 1;",
+      ...Array.from({ length: 10 }, (_, i) => `  step${i}();`),
+      "  return total;",
+      ...Array.from({ length: 10 }, (_, i) => `  after${i}();`),
+      "}",
+    ];
+    const { doc, at } = open("file:///w/a.ts", "typescript", lines.join("\n"));
+    const carried = carriedEdit({
+      path: "a.ts",
+      oldStartLine: 11,
+      newStartLine: 11,
+      before: "  const total = a + 1;\n",
+      after: "  const sum = a + 1;\n",
+      rename: { from: "total", to: "sum" },
+    });
+    expect(excerptAt(doc, at, "a", 12).region).not.toContain("return total");
+    const excerpt = excerptAt(doc, at, "a", 12, carried);
+    expect(excerpt.region).toContain("  const sum = a + 1;\n");
+    expect(excerpt.region).toContain("  return total;\n");
+    expect(excerptAt(doc, at, "a", 4, carried).region).not.toContain("return total");
   });
 });

@@ -60,6 +60,14 @@ export class EditHistory {
     );
   }
 
+  /**
+   * `uri` closed, or opened again: its text may be another now (reloaded from disk, checked out), so no later change
+   * joins an edit made before; what was edited stays in the history.
+   */
+  documentGone(uri: string): void {
+    for (const group of this.#groups) if (group.uri === uri) group.open = false;
+  }
+
   /** The policy may have changed (settings, workspace folders, an ignore file): verdicts are asked again. */
   policyChanged(): void {
     this.#verdicts.clear();

@@ -5,8 +5,9 @@
 // rewrite, and the request stops at the closing marker. Stable parts first, for DeepSeek's prefix cache: the system
 // message never changes, related files change seldom, the history grows at its end, the excerpt changes every time.
 import { markedRegion } from "../answer/marked-region.js";
+import { carriedEdit, mayNeedEdit } from "../carried-edit.js";
 import { answerTokenBudget } from "./answer-budget.js";
-import type { Excerpt, NextEditFormat } from "./excerpt.js";
+import type { EditEvent, Excerpt, NextEditFormat } from "./excerpt.js";
 import { REGION_END, REGION_START } from "./markers.js";
 import { ZETA_ANSWER_MARKERS, zetaEvents, zetaExcerpt } from "./zeta.js";
 
@@ -31,11 +32,24 @@ function relatedSection(related: readonly { path: string; text: string }[]): str
   return `### Related files:\n\n${files.join("\n\n")}\n\n`;
 }
 
-/** The region's lines above the cursor's line (whole lines, each with its "\n"). */
-function linesAboveCursor(excerpt: Excerpt): string {
+/**
+ * The region's lines above the cursor's line (whole lines, each with its "\n") that the answer is begun with: up to
+ * the first that the user's last edit may have to be carried to (a use of a renamed name, a call of a function whose
+ * parameters changed, a twin of a changed line), which the model must be free to rewrite.
+ */
+function linesAboveCursor(excerpt: Excerpt, events: readonly EditEvent[]): string {
   if (excerpt.cursorOffset <= 0) return "";
   const lineBreak = excerpt.region.lastIndexOf("\n", excerpt.cursorOffset - 1);
-  return excerpt.region.slice(0, lineBreak + 1);
+  const above = excerpt.region.slice(0, lineBreak + 1);
+  const last = events.at(-1);
+  if (!last || above === "") return above;
+  const carried = carriedEdit(last);
+  let kept = 0;
+  for (const line of above.split(/(?<=\n)/)) {
+    if (mayNeedEdit(line, carried)) break;
+    kept += line.length;
+  }
+  return above.slice(0, kept);
 }
 
 /** DeepSeek's chat models: system and user messages, the answer begun for them, stopped at the region's end. */
@@ -46,7 +60,7 @@ export const deepseek: NextEditFormat = {
     const user =
       `${relatedSection(related)}### User Edits:\n\n${edits === "" ? "(none)" : edits}\n\n` +
       `### User Excerpt:\n\n${zetaExcerpt(excerpt)}`;
-    const above = linesAboveCursor(excerpt);
+    const above = linesAboveCursor(excerpt, events);
     return {
       shape: "chat",
       messages: [
