@@ -134,6 +134,10 @@ export class TypeInference {
       scope = scope.before(binding.at);
     }
     if (scope !== at.scope) return undefined;
+    // A field named without `this.` (Java's `store`, C++'s `mem_`).
+    const self = { kind: "member", of: { kind: "self" }, name } as const;
+    const own = rules.implicitSelf ? await this.#value(self, at, depth + 1) : undefined;
+    if (own) return own;
     const found = await this.#sites.lookup(name, at.file);
     const site = found.find((s) => s.declaration.kind === "variable" || s.declaration.kind === "field");
     if (!site) return undefined;
