@@ -300,7 +300,7 @@ export class TypeInference {
         return found ? this.#sites.returned(found.owner, found.member) : undefined;
       }
       if (rules.selfNames?.includes(callee.name)) return this.#value({ kind: "self" }, at, depth);
-      return this.#called(await this.#sites.lookup(callee.name, at.file), undefined);
+      return called(this.#sites, await this.#sites.lookup(callee.name, at.file), undefined);
     }
     if (callee.kind === "path") {
       const ownerPath = callee.path.slice(0, -1).join("::");
@@ -319,14 +319,14 @@ export class TypeInference {
           return { type: named(owner.declaration.name), file: owner.path, site: owner };
         return found ? this.#sites.returned(found.owner, found.member) : undefined;
       }
-      return this.#called(await this.#sites.lookup(callee.path.join("::"), at.file), undefined);
+      return called(this.#sites, await this.#sites.lookup(callee.path.join("::"), at.file), undefined);
     }
     if (callee.kind !== "member") return undefined;
     const { of, name } = callee;
     // `ns.f()`, `pkg.F()`, `module.Class()`, `Type.create()`: a name that is no value here.
     if (of.kind === "name" && !rules.binding(at.scope, of.name) && !rules.selfNames?.includes(of.name)) {
       const found = await this.#sites.lookup(`${of.name}.${name}`, at.file);
-      if (found.length > 0) return this.#called(found, undefined);
+      if (found.length > 0) return called(this.#sites, found, undefined);
     }
     const receiver = await this.#value(of, at, depth + 1);
     const owner = await this.#sites.site(receiver, depth + 1);
@@ -340,14 +340,14 @@ export class TypeInference {
       inner?.kind === "named" ? inner.args.find((a) => a.kind !== "assoc" && a.kind !== "other") : undefined;
     return arg ? { ...receiver, type: arg } : receiver;
   }
+}
 
-  /** What calling one of these declarations gives: a type's instance, or a function's declared return type. */
-  #called(found: readonly Site[], owner: Site | undefined): Typed | undefined {
-    const type = found.find((s) => TYPE_KINDS.has(s.declaration.kind) && s.declaration.kind !== "type");
-    if (type) return { type: named(type.declaration.name), file: type.path, site: type };
-    const fn = found.find((s) => s.declaration.kind === "function" || s.declaration.kind === "method");
-    return fn ? this.#sites.returned(owner ?? fn, fn.declaration, fn.path) : undefined;
-  }
+/** What calling one of these declarations gives: a type's instance, or a function's declared return type. */
+function called(sites: TypeSites, found: readonly Site[], owner: Site | undefined): Typed | undefined {
+  const type = found.find((s) => TYPE_KINDS.has(s.declaration.kind) && s.declaration.kind !== "type");
+  if (type) return { type: named(type.declaration.name), file: type.path, site: type };
+  const fn = found.find((s) => s.declaration.kind === "function" || s.declaration.kind === "method");
+  return fn ? sites.returned(owner ?? fn, fn.declaration, fn.path) : undefined;
 }
 
 /** Kinds of declarations that can be called. */
