@@ -81,11 +81,13 @@ await build({
   logLevel: "warning",
 });
 
-// A language server lives for hours next to an editor: a 1 MB young generation keeps its resident memory about
-// 20 MB lower than Node's default, which lets garbage pile up between scavenges. It costs about 20 ms of start-up
-// (more scavenges while the modules load). Editors that run `node dist/infill-lsp.js` skip the flag and only use
-// more memory. (`--optimize-for-size` needs no shebang: the server sets it as it starts, see src/bin.ts.)
-writeFileSync(entry, `#!/usr/bin/env -S node --max-semi-space-size=1\n${readFileSync(entry, "utf8")}`);
+// The bundle's shebang is bin/infill-lsp.js's, the one place for what only a process's command line can set: Node's
+// `--max-semi-space-size=1` (a 1 MB young generation keeps a long-lived server's resident memory about 20 MB lower,
+// for about 20 ms of start-up) and `MALLOC_ARENA_MAX=2` (V8's compiler threads share two malloc arenas rather than
+// keeping one each; see the README's Build section). V8's other flags are set by the server as it starts
+// (src/v8-flags.ts), so that `node dist/infill-lsp.js`, which skips the shebang, still gets them.
+const shebang = readFileSync(new URL("./bin/infill-lsp.js", import.meta.url), "utf8").split("\n", 1)[0];
+writeFileSync(entry, `${shebang}\n${readFileSync(entry, "utf8")}`);
 chmodSync(entry, 0o755);
 
 // The tree-sitter runtime and the grammars of the languages parsed with them, brotli-compressed: parse tables
@@ -117,6 +119,18 @@ for (const source of [grammars.runtime, ...shipped]) {
   });
   writeFileSync(`${outdir}/grammars/${basename(source.path)}.br`, compressed);
 }
+// The runtime's JavaScript too (web-tree-sitter's CommonJS build, of the package version that gave the runtime's
+// .wasm): runtime.ts evaluates it anew for each runtime it loads, so that a runtime let go when its grammars idled
+// takes its memory with it, which a bundled module, never unloaded, would keep.
+const script = requireHere.resolve(grammars.runtime.package);
+if (basename(script) !== grammars.runtime.script)
+  throw new Error(
+    `${grammars.runtime.package} resolves to ${script}, grammars.json names ${grammars.runtime.script}`,
+  );
+writeFileSync(
+  `${outdir}/grammars/${grammars.runtime.script}.br`,
+  brotliCompressSync(readFileSync(script), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+);
 
 writeFileSync(
   `${outdir}/status.d.ts`,

@@ -14,6 +14,8 @@ import { MEMORY_PER_SOURCE_BYTE } from "../src/context/files/source-cache.js";
 import { supportFor } from "../src/context/lang/index.js";
 import { familyOf } from "../src/context/languages.js";
 import { BIN, cpuOf, Doc, launch, type Position, report, type Server, simProcess } from "./harness.js";
+import { describeParts, type RssParts, rssParts } from "./rss-parts.js";
+import { wasmTiers } from "./wasm-tiers.js";
 
 /** The heap figures `infill.status` reports (`server.memory`); absent from builds older than it. */
 interface ServerMemory {
@@ -25,7 +27,7 @@ interface ServerMemory {
 
 interface Figures {
   /** Label → RSS in MB (from /proc), and what the server says of its heap when it says it. */
-  points: Array<{ label: string; rss: number; memory: ServerMemory | undefined }>;
+  points: Array<{ label: string; rss: number; parts: RssParts; memory: ServerMemory | undefined }>;
   /** CPU time of the server per completion (after the first 20, which load code), in ms: what the heap costs. */
   cpuPerCompletion: number;
   /** Suggestions the typing took, whole or in part (few: the session is about answering, not taking). */
@@ -49,22 +51,53 @@ async function serverStatus(server: Server): Promise<{ memory: ServerMemory | un
 /** The line the 5 MB buffer repeats (the same as the edit-cost bench's). */
 const BIG_LINE = "export const value = compute(alpha, beta, gamma); // a line of ordinary code\n";
 
+/** Three documents whose languages are parsed with tree-sitter grammars (C, Java, Ruby), each ending where it completes. */
+const GRAMMAR_DOCS = [
+  {
+    name: "src/geometry.c",
+    languageId: "c",
+    text: "/** Area. */\ndouble area(double r) {\n  return 3.14159 * r * r;\n}\n\nint main(void) {\n  double a = area(",
+  },
+  {
+    name: "src/Shop.java",
+    languageId: "java",
+    text: "package shop;\n\n/** A shop. */\npublic class Shop {\n  public double price() { return 1; }\n  void run() {\n    Shop s = new Shop(",
+  },
+  { name: "lib/cart.rb", languageId: "ruby", text: "# A cart.\nclass Cart\n  def total\n    Item.new(" },
+];
+
+/** The grammar sessions' `grammarIdleSeconds`: past the 5 MB buffer's part, within the idle pause. */
+const GRAMMAR_IDLE_SECONDS = 8;
+/** The pause before the last figure, in ms: V8's memory reducer, and grammars idle past GRAMMAR_IDLE_SECONDS. */
+const IDLE_PAUSE_MS = 12_000;
+
+/** Which tree-sitter grammars a session loads: none, three kept, or three let go once idle. */
+export type GrammarMode = "none" | "three" | "three, idle";
+
 /**
  * One session against the server at `bin`: `completions` completions typed at the end of a copy of this package's
  * `src/completion/engine.ts`, in a workspace holding a copy of this package's `src/` (so repository context reads,
- * parses and indexes as it does for a user), then a 5 MB buffer opened, typed and completed in, and closed.
+ * parses and indexes as it does for a user), then (with `grammars`) a C, a Java and a Ruby document opened and
+ * completed in, then a 5 MB buffer opened, typed and completed in, and closed; the grammar documents are completed in
+ * again just before the figure after the buffer. With `"three, idle"` the grammars are let go after
+ * {@link GRAMMAR_IDLE_SECONDS} (`grammarIdleSeconds`), before the last figure.
  */
-async function session(bin: string, completions: number): Promise<Figures> {
+async function session(bin: string, completions: number, grammars: GrammarMode = "none"): Promise<Figures> {
   const workspace = mkdtempSync(join(tmpdir(), "infill-memory-"));
   cpSync(fileURLToPath(new URL("../src", import.meta.url)), join(workspace, "src"), { recursive: true });
   const sim = await simProcess();
-  const server = await launch(sim, { debounceMs: 0 }, workspace, {}, bin);
+  const options =
+    grammars === "three, idle"
+      ? { debounceMs: 0, grammarIdleSeconds: GRAMMAR_IDLE_SECONDS }
+      : { debounceMs: 0 };
+  const server = await launch(sim, options, workspace, {}, bin);
   const points: Figures["points"] = [];
   const measure = async (label: string) => {
     const rss = rssOf(server.pid);
+    const parts = rssParts(server.pid);
     // A heap snapshot at each point, for bench/heap-summary.mjs (written before the status request is answered).
     if (process.env.BENCH_HEAP_SNAPSHOTS) process.kill(server.pid, "SIGUSR2");
-    points.push({ label, rss, memory: (await serverStatus(server)).memory });
+    points.push({ label, rss, parts, memory: (await serverStatus(server)).memory });
   };
   try {
     await measure("after initialize");
@@ -90,6 +123,20 @@ async function session(bin: string, completions: number): Promise<Figures> {
     }
     const cpuPerCompletion = (cpuOf(server.pid) - cpuAtStart) / (completions - WARMUP);
     const { taken } = await serverStatus(server);
+    const grammarDocs: Doc[] = [];
+    const completeInGrammars = async () => {
+      for (const [i, doc] of grammarDocs.entries()) {
+        const lines = GRAMMAR_DOCS[i]!.text.split("\n");
+        await doc.inline({ line: lines.length - 1, character: lines.at(-1)!.length });
+      }
+    };
+    if (grammars !== "none") {
+      for (const file of GRAMMAR_DOCS) {
+        const uri = pathToFileURL(join(workspace, file.name)).href;
+        grammarDocs.push(await Doc.open(server, uri, file.text, file.languageId));
+      }
+      await completeInGrammars();
+    }
 
     const bigText = BIG_LINE.repeat(Math.ceil((5 * MB) / BIG_LINE.length));
     const big = await Doc.open(server, pathToFileURL(join(workspace, "src/big.ts")).href, bigText);
@@ -103,10 +150,12 @@ async function session(bin: string, completions: number): Promise<Figures> {
     await measure("with a 5 MB buffer open (20 completions in it)");
     await server.rpc.sendNotification("textDocument/didClose", { textDocument: { uri: big.uri } });
     for (let i = 0; i < 20; i++) await complete();
+    await completeInGrammars();
     await measure("5 MB buffer closed, 20 completions later");
-    // V8 gives memory back once the process idles (its memory reducer): what is left then is what is kept.
-    await pause(10_000);
-    await measure("then 10 s idle");
+    // V8 gives memory back once the process idles (its memory reducer): what is left then is what is kept; idle
+    // grammars are let go meanwhile.
+    await pause(IDLE_PAUSE_MS);
+    await measure(`then ${IDLE_PAUSE_MS / 1000} s idle`);
     return { points, cpuPerCompletion, taken };
   } finally {
     await server.close();
@@ -168,18 +217,30 @@ export async function memoryBench(): Promise<void> {
     `  the source cache's parses: ${parses.perByte.toFixed(2)} bytes of heap per byte of source (${parses.files} files, ` +
       `${(parses.bytes / MB).toFixed(1)} MB), where its bound estimates ${MEMORY_PER_SOURCE_BYTE}`,
   );
+  await wasmTiers();
   const completions = Number(process.env.BENCH_MEMORY_COMPLETIONS ?? 300);
   const base = process.env.BENCH_BASE_BIN;
   const runs: Array<{ name: string; figures: Figures }> = [];
   if (base) runs.push({ name: "base", figures: await session(base, completions) });
   const ours = await session(BIN, completions);
   runs.push({ name: "this build", figures: ours });
+  // The same session with three grammars loaded, kept or let go once idle, side by side with the one without.
+  const three = await session(BIN, completions, "three");
+  runs.push({ name: "this build, 3 grammars", figures: three });
+  const idled = await session(BIN, completions, "three, idle");
+  runs.push({ name: `this build, 3 grammars idle ${GRAMMAR_IDLE_SECONDS} s`, figures: idled });
   console.log(
-    `  RSS (V8 heap used/total, external: as the server reports them, in MB)${base ? `: ${runs.map((r) => r.name).join(" | ")}` : ""}`,
+    `  RSS (V8 heap used/total, external: as the server reports them, in MB): ${runs.map((r) => r.name).join(" | ")}`,
   );
   for (const [i, point] of ours.points.entries()) {
     const row = runs.map((run) => describe(run.figures.points[i]!)).join(" | ");
     console.log(`    ${point.label}: ${row}`);
+  }
+  console.log("  what the RSS is made of, in MB (bench/rss-parts.ts; V8's heap is in 'other')");
+  for (const run of runs) {
+    console.log(`    ${run.name}:`);
+    for (const point of run.figures.points)
+      console.log(`      ${point.label}: ${describeParts(point.parts)}`);
   }
   const cpu = runs.map((run) => `${run.figures.cpuPerCompletion.toFixed(2)} ms`).join(" | ");
   console.log(`    server CPU time per completion: ${cpu}`);
@@ -188,8 +249,24 @@ export async function memoryBench(): Promise<void> {
   report(
     `server RSS after ${completions} completions and a 5 MB buffer`,
     `${closed.rss.toFixed(1)} MB`,
-    "≤ 100 MB",
-    closed.rss <= 100,
+    "≤ 80 MB",
+    closed.rss <= 80,
+  );
+  const at = (figures: Figures, label: string) => figures.points.find((p) => p.label.startsWith(label))!.rss;
+  const loaded = at(three, "5 MB buffer closed") - closed.rss;
+  report(
+    "RSS with three grammars loaded over none (after the 5 MB buffer)",
+    `${loaded >= 0 ? "+" : ""}${loaded.toFixed(1)} MB`,
+    "≤ +15 MB",
+    loaded <= 15,
+  );
+  const last = `then ${IDLE_PAUSE_MS / 1000} s idle`;
+  const dropped = at(idled, last) - at(ours, last);
+  report(
+    `RSS with three grammars let go once idle over none (${IDLE_PAUSE_MS / 1000} s idle)`,
+    `${dropped >= 0 ? "+" : ""}${dropped.toFixed(1)} MB`,
+    "≤ +5 MB",
+    dropped <= 5,
   );
   const steps = ours.points.filter((p) => /^after [\d,]+ completions$/.test(p.label));
   if (steps.length >= 2) {

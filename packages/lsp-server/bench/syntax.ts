@@ -11,7 +11,7 @@ import { RepositoryContext } from "../src/context/repository-context.js";
 import type { Family } from "../src/context/types.js";
 import { Documents } from "../src/documents/documents.js";
 import { defaultSettings } from "../src/settings/settings.js";
-import { Doc, launch, quantile, report } from "./harness.js";
+import { BIN, Doc, launch, quantile, report } from "./harness.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const rssOf = (pid: number) =>
@@ -75,40 +75,81 @@ const FILES: Record<string, { languageId: string; text: string }> = {
   "src/c.ts": { languageId: "typescript", text: 'import { c } from "./b";\n\nexport const d = c + b(' },
 };
 
-/** A server that opened `names` and completed at the end of each, then its resident memory. */
-async function rssAfter(sim: Sim, workspace: string, names: string[]): Promise<number> {
-  const server = await launch(sim, {}, workspace);
+/** Seconds a grammar stays loaded after its last use, in the idle figure's servers (the default is 600). */
+const IDLE_SECONDS = 1;
+/** How long each server is left alone before its memory is read: past the idle time, and the collection after it. */
+const QUIET_MS = IDLE_SECONDS * 1000 + 2_000;
+
+/**
+ * A server (`bin`) that opened `names` and completed at the end of each, then its resident memory once it has been
+ * quiet for {@link QUIET_MS} (what a server keeps, not the compilers' work in flight); with `idle`, its grammars are
+ * let go after {@link IDLE_SECONDS} (`grammarIdleSeconds`, which a build without the setting warns about and ignores).
+ */
+async function rssAfter(
+  sim: Sim,
+  workspace: string,
+  names: string[],
+  bin: string,
+  idle = false,
+): Promise<number> {
+  const server = await launch(sim, idle ? { grammarIdleSeconds: IDLE_SECONDS } : {}, workspace, {}, bin);
   for (const name of names) {
     const file = FILES[name]!;
     const doc = await Doc.open(server, pathToFileURL(join(workspace, name)).href, file.text, file.languageId);
     const lines = file.text.split("\n");
     await doc.inline({ line: lines.length - 1, character: lines.at(-1)!.length });
   }
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   const rss = rssOf(server.pid);
   await server.close();
   return rss;
 }
 
-async function memory(sim: Sim): Promise<void> {
+/**
+ * Resident memory of servers that opened three TypeScript documents (no grammar) or a C, a Java and a Ruby one (three
+ * grammars, kept or let go once idle): the medians of five servers each, for this build and for `BENCH_BASE_BIN`'s
+ * when set, one server of each kind after the other.
+ */
+export async function syntaxMemory(sim: Sim): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), "infill-syntax-bench-"));
+  const base = process.env.BENCH_BASE_BIN;
+  const builds = [...(base ? [{ name: "base", bin: base }] : []), { name: "this build", bin: BIN }];
+  const TS = ["src/a.ts", "src/b.ts", "src/c.ts"];
+  const GRAMMARS = ["src/geometry.c", "src/Shop.java", "lib/cart.rb"];
   try {
     for (const [name, file] of Object.entries(FILES)) {
       execFileSync("mkdir", ["-p", join(workspace, name, "..")]);
       writeFileSync(join(workspace, name), file.text);
     }
-    const none: number[] = [];
-    const three: number[] = [];
-    // Resident memory moves by tens of MB with garbage collection's timing: the median of five servers each.
+    const figures = builds.map(() => ({ none: [] as number[], three: [] as number[], idle: [] as number[] }));
+    // Resident memory moves by several MB with garbage collection's timing: the median of five servers each.
     for (let i = 0; i < 5; i++) {
-      none.push(await rssAfter(sim, workspace, ["src/a.ts", "src/b.ts", "src/c.ts"]));
-      three.push(await rssAfter(sim, workspace, ["src/geometry.c", "src/Shop.java", "lib/cart.rb"]));
+      for (const [b, build] of builds.entries()) {
+        const f = figures[b]!;
+        f.none.push(await rssAfter(sim, workspace, TS, build.bin));
+        f.three.push(await rssAfter(sim, workspace, GRAMMARS, build.bin));
+        f.idle.push(await rssAfter(sim, workspace, GRAMMARS, build.bin, true));
+      }
     }
-    const a = quantile(none, 0.5);
-    const b = quantile(three, 0.5);
+    if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(figures));
+    const mb = (values: number[]) => `${quantile(values, 0.5).toFixed(1)} MB`;
+    const over = (values: number[], none: number[]) => quantile(values, 0.5) - quantile(none, 0.5);
+    const signed = (mb: number) => `${mb >= 0 ? "+" : ""}${mb.toFixed(1)}`;
     console.log(
-      `  server RSS after three documents and a completion in each: TypeScript (no grammar) ${a.toFixed(1)} MB, C + Java + Ruby (three grammars) ${b.toFixed(1)} MB`,
+      `  server RSS after three documents and a completion in each, ${QUIET_MS / 1000} s later (medians of five): ` +
+        `TypeScript (no grammar) | C + Java + Ruby (three grammars) | the same, the grammars let go after ${IDLE_SECONDS} s idle`,
     );
-    report("RSS with three grammars loaded over none", `+${(b - a).toFixed(1)} MB`, "≤ +25 MB", b - a <= 25);
+    for (const [b, build] of builds.entries()) {
+      const f = figures[b]!;
+      console.log(
+        `    ${build.name}: ${mb(f.none)} | ${mb(f.three)} (${signed(over(f.three, f.none))}) | ${mb(f.idle)} (${signed(over(f.idle, f.none))})`,
+      );
+    }
+    const ours = figures.at(-1)!;
+    const three = over(ours.three, ours.none);
+    report("RSS with three grammars loaded over none", `${signed(three)} MB`, "≤ +15 MB", three <= 15);
+    const idle = over(ours.idle, ours.none);
+    report("RSS with three grammars idled over none", `${signed(idle)} MB`, "≤ +5 MB", idle <= 5);
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
@@ -136,7 +177,7 @@ function installedSize(): void {
 }
 
 /** A generated C or Java file of about `functions` functions with doc comments and bodies, calling open headers' functions. */
-function generated(family: "c" | "java", functions: number): string {
+export function generated(family: "c" | "java", functions: number): string {
   const out: string[] = [];
   if (family === "c") {
     for (let h = 0; h < 10; h++) out.push(`#include "lib${h}.h"`);
@@ -256,6 +297,6 @@ export async function syntaxBench(sim: Sim): Promise<void> {
   console.log("tree-sitter in the server:");
   await selection();
   await coldStarts(sim);
-  await memory(sim);
+  await syntaxMemory(sim);
   installedSize();
 }

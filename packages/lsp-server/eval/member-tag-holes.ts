@@ -6,7 +6,7 @@ import type { DeclarationLine, Hole, Receiver, ReceiverType } from "./hole.js";
 import { LANGUAGES, type Language } from "./languages.js";
 import { type CorpusView, ReachIndex } from "./reach.js";
 import { blankNonCode } from "./source-lexer.js";
-import { lineAt, lineStartsOf, TOO_COMMON } from "./tag-holes.js";
+import { lineAt, lineStartsOf, TOO_COMMON, trimmedLines } from "./tag-holes.js";
 
 /** Languages this oracle reads, and which of their tags are a type's members and a type's declaration. */
 const MEMBERS: Partial<Record<Language, { members: (t: Tag) => boolean; types: ReadonlySet<string> }>> = {
@@ -113,15 +113,7 @@ export function findMemberTagHoles(
   }
   const view: CorpusView = { files, text: (file) => blankNonCode(read(file) ?? "", spec.syntax, false) };
   const reach = new ReachIndex(language, view);
-  const lines = new Map<string, string[]>();
-  const lineOf = (file: string, line: number) => {
-    let list = lines.get(file);
-    if (!list) {
-      list = (read(file) ?? "").split("\n");
-      lines.set(file, list);
-    }
-    return (list[line - 1] ?? "").trim();
-  };
+  const lineOf = trimmedLines(read);
   const holes: Hole[] = [];
   for (const file of [...files].sort()) {
     const text = read(file);

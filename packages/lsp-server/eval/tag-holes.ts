@@ -73,15 +73,7 @@ export function findTagHoles(
     },
   };
   const reach = new ReachIndex(language, view);
-  const linesOf = new Map<string, string[]>();
-  const declarationText = (file: string, line: number) => {
-    let lines = linesOf.get(file);
-    if (!lines) {
-      lines = (read(file) ?? "").split("\n");
-      linesOf.set(file, lines);
-    }
-    return (lines[line - 1] ?? "").trim();
-  };
+  const declarationText = trimmedLines(read);
   const declarationsOf = new Map<string, DeclarationLine[]>();
   const declarationLines = (name: string): DeclarationLine[] => {
     let found = declarationsOf.get(name);
@@ -368,6 +360,24 @@ function qualifierOf(code: string, start: number): Qualifier | undefined {
 
 // Line arithmetic of the oracle's own (the server's TextLines is alike): the oracle imports nothing of the server's
 // context code, which is what it measures.
+
+/**
+ * A reader of corpus files' lines by ctags' 1-based line number, trimmed ("" past the end), each file read and
+ * split once.
+ */
+export function trimmedLines(
+  read: (file: string) => string | undefined,
+): (file: string, line: number) => string {
+  const split = new Map<string, string[]>();
+  return (file, line) => {
+    let lines = split.get(file);
+    if (!lines) {
+      lines = (read(file) ?? "").split("\n");
+      split.set(file, lines);
+    }
+    return (lines[line - 1] ?? "").trim();
+  };
+}
 
 /** The offset of each line's start (lines split at `\n`, as ctags counts them). */
 export function lineStartsOf(text: string): number[] {

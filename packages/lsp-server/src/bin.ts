@@ -1,55 +1,6 @@
-import { setFlagsFromString } from "node:v8";
-import { SERVER_VERSION, startServer } from "./protocol/connection.js";
+// The server's entry: V8's flags first, then the command line and the server, loaded only once they are set (a
+// static import would be evaluated before this module's first statement, with the rest of the bundle).
+import { setV8Flags } from "./v8-flags.js";
 
-const args = process.argv.slice(2);
-if (args.includes("--version") || args.includes("-v")) {
-  process.stdout.write(`${SERVER_VERSION}\n`);
-} else if (args.includes("--help") || args.includes("-h")) {
-  // Loaded only here: the README (inlined by the bundler) and its reader stay out of the server's start-up.
-  void Promise.all([import("./help.js"), import("../README.md")]).then(([{ usage }, { default: readme }]) => {
-    process.stdout.write(usage(SERVER_VERSION, readme));
-  });
-} else {
-  const unknown = args.filter((arg) => arg !== "--stdio" && !arg.startsWith("--clientProcessId"));
-  if (unknown.length > 0) {
-    process.stderr.write(
-      `infill-lsp: unknown argument ${unknown[0]} (only --stdio is supported; see infill-lsp --help)\n`,
-    );
-    process.exit(2);
-  }
-  run();
-}
-
-function run(): void {
-  // A language server lives for hours: V8's heap heuristics for a small footprint make the heap grow by less
-  // between full collections and give memory back when idle. The completions of a session promote a little garbage
-  // each to the old generation (a 1 MB young generation, see build.mjs), and with the default heuristics the heap
-  // grew from 20 to 50 MB before a full collection, the resident memory with it, about 4 MB per 1,000 completions;
-  // with these it stays within 16–28 MB (the bench's memory section), for about 0.2 ms more CPU time per
-  // completion. Set here rather than in the shebang so that every way of starting the server gets it
-  // (`node dist/infill-lsp.js`, the Neovim plugin, npm's Windows shims); the flag is read by the heap's controller at
-  // each collection, so setting it before any work is as good as at start.
-  setFlagsFromString("--optimize-for-size");
-  // A language server must outlive any single bad request: log and go on rather than take completions down.
-  process.on("uncaughtException", (error) => process.stderr.write(`infill-lsp: ${error.stack ?? error}\n`));
-  process.on("unhandledRejection", (error) =>
-    process.stderr.write(`infill-lsp: unhandled rejection: ${error}\n`),
-  );
-  // The client went away: nothing left to serve.
-  process.stdin.on("end", () => process.exit(0));
-  process.stdout.on("error", () => process.exit(0));
-  const server = startServer({
-    input: process.stdin,
-    output: process.stdout,
-    onExit: (code) => process.exit(code),
-  });
-  // However the process ends, the usage counted since the last write goes to the usage log first: at exit, and on
-  // the signals editors stop servers with (then the signal is raised again, so the server still dies of it).
-  process.on("exit", () => server.flushUsage());
-  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-    process.once(signal, () => {
-      server.flushUsage();
-      process.kill(process.pid, signal);
-    });
-  }
-}
+setV8Flags();
+await import("./cli.js");

@@ -152,7 +152,7 @@ end
 ---@param what? string
 function M.input(keys, done, what)
   vim.api.nvim_input(keys)
-  return M.wait_for(done, 5000, what or ("the effect of typing " .. vim.inspect(keys)))
+  return M.wait_for(done, nil, what or ("the effect of typing " .. vim.inspect(keys)))
 end
 
 --- Type `text` one character at a time in insert mode, waiting for each to land in the current line; calls
@@ -169,7 +169,7 @@ function M.type(text, after_each_char)
     M.wait_for(function()
       local line = vim.api.nvim_get_current_line()
       return line == expected or (line:sub(1, before_col + #ch) == before_line:sub(1, before_col) .. ch)
-    end, 5000, "typed " .. vim.inspect(ch) .. " to land")
+    end, nil, "typed " .. vim.inspect(ch) .. " to land")
     typed = typed .. ch
     if after_each_char then
       after_each_char(typed)
@@ -184,7 +184,7 @@ M.ADD_SUB = { "function add(a, b) {", "  return a + b;", "}", "", "function sub(
 --- Enter insert mode at the end of the line (`A`), type `typed`, and wait for `expected` as ghost text.
 ---@param typed string
 ---@param expected string
----@param timeout? integer ms, default 5000
+---@param timeout? integer ms, default the runner's wait_ms
 function M.append_and_wait_ghost(typed, expected, timeout)
   M.input("A", function()
     return vim.api.nvim_get_mode().mode == "i"
@@ -194,7 +194,7 @@ function M.append_and_wait_ghost(typed, expected, timeout)
     function()
       return M.ghost_text() == expected
     end,
-    timeout or 5000,
+    timeout,
     function()
       return ("ghost text %s (shown: %s)"):format(vim.inspect(expected), vim.inspect(M.ghost_text()))
     end
@@ -206,7 +206,7 @@ function M.escape()
   vim.api.nvim_input("<Esc>")
   M.wait_for(function()
     return vim.api.nvim_get_mode().mode == "n"
-  end, 5000, "normal mode")
+  end, nil, "normal mode")
 end
 
 --- Record `vim.notify` calls; returns the list they go to.
@@ -263,7 +263,7 @@ function M.stop_clients()
   end
   M.wait_for(function()
     return #vim.lsp.get_clients() == 0
-  end, 5000, "LSP clients to stop")
+  end, nil, "LSP clients to stop")
 end
 
 --- Wipe every buffer but a fresh empty one.

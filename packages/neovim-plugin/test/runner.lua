@@ -19,6 +19,10 @@ local SKIP = {}
 
 --- Per-test time limit, in ms.
 M.timeout = tonumber(vim.env.INFILL_TEST_TIMEOUT) or 20000
+--- How long `wait_for` waits by default, ms: a deadline for something that never comes, not a bound on how fast it
+--- comes (a 2-core machine running the other packages' tests at once took more than 5 s for a C++ project's first
+--- answer).
+M.wait_ms = 15000
 
 local function full_name(name)
   local parts = {}
@@ -81,12 +85,12 @@ end
 
 --- Wait (yielding to the main loop) until `pred()` is truthy; error after `timeout` ms. Checks every 5 ms.
 ---@param pred fun(): any
----@param timeout? integer
+---@param timeout? integer Default `M.wait_ms`.
 ---@param what? string|fun(): string what was awaited, for the error
 ---@return any value the truthy value of `pred()`
 function M.wait_for(pred, timeout, what)
   local co = assert(coroutine.running(), "wait_for must run inside a test")
-  local deadline = vim.uv.hrtime() + (timeout or 5000) * 1e6
+  local deadline = vim.uv.hrtime() + (timeout or M.wait_ms) * 1e6
   local last_err
   local function check()
     local ok, value = pcall(pred)
@@ -110,7 +114,7 @@ function M.wait_for(pred, timeout, what)
     local desc = type(what) == "function" and what() or what or "condition"
     error(
       ("timed out after %d ms waiting for %s%s"):format(
-        timeout or 5000,
+        timeout or M.wait_ms,
         desc,
         value and (": " .. tostring(value)) or ""
       ),

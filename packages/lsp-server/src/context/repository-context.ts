@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
 import type { Position } from "vscode-languageserver";
 import type { OpenDocument } from "../documents/documents.js";
 import type { Logger } from "../log/logger.js";
@@ -9,21 +7,17 @@ import { type ContextBlock, EMPTY_BLOCK } from "./block/block.js";
 import { BlockCache, type Reason, typeKey } from "./block/block-cache.js";
 import { BlockChooser } from "./block/block-chooser.js";
 import { DeclarationMemo } from "./block/declaration-memo.js";
+import { ContextFiles } from "./context-files.js";
 import type { DocumentSource } from "./document-lines.js";
 import { openDocumentTooLarge } from "./files/file-policy.js";
-import { IgnoreRules } from "./files/ignore-rules.js";
-import { SourceCache } from "./files/source-cache.js";
-import { supportFor } from "./lang/index.js";
 import { CurrentImports } from "./modules/current-imports.js";
 import { prefetchImports } from "./modules/import-prefetch.js";
 import { OpenModules } from "./modules/open-modules.js";
-import { parseFile, supportOf, supportOfFile, supportOfPath } from "./modules/parse-file.js";
-import { ProjectEnv } from "./project/project-env.js";
+import { supportOf } from "./modules/parse-file.js";
 import { RecentEdits } from "./similar/recent-edits.js";
 import { SimilarIndex } from "./similar/similar-index.js";
-import { WorkspaceSymbols } from "./symbols/workspace-symbols.js";
 import { onGrammarFailure } from "./syntax/runtime.js";
-import type { ContextSnippet, ParsedModule } from "./types.js";
+import type { ContextSnippet } from "./types.js";
 import { EditorTypes, type TypeDefinitionAsk } from "./typing/editor-types.js";
 import { declarationAtLine } from "./typing/type-at-line.js";
 
@@ -62,17 +56,15 @@ export interface ContextResult {
  * - {@link OpenModules}: the parses of open documents, which win over the files on disk;
  * - {@link SimilarIndex}: the windows of open documents, indexed off the request path;
  * - {@link EditorTypes}: what the editor's language servers say of the receiver's type at the cursor;
- * - and the files: a {@link SourceCache} (workspace only, ignore rules, secrets, sizes; by modification time),
- *   the project files ({@link ProjectEnv}), the {@link WorkspaceSymbols} index, the {@link RecentEdits}.
+ * - {@link ContextFiles}: the files that may be read (workspace only, ignore rules, secrets, sizes,
+ *   `context.exclude`) and their parses by modification time, the project files, the workspace symbol index;
+ * - and the {@link RecentEdits}.
  *
  * Document events come here and go to each part that keeps something about the document, in one place per event.
  */
 export class RepositoryContext {
   readonly workspace: Workspace;
-  readonly #ignore: IgnoreRules;
-  readonly #sources: SourceCache<ParsedModule>;
-  readonly #env: ProjectEnv;
-  readonly #symbols: WorkspaceSymbols;
+  readonly #files: ContextFiles;
   readonly #recent = new RecentEdits();
   readonly #blocks = new BlockCache();
   readonly #memo = new DeclarationMemo();
@@ -84,58 +76,27 @@ export class RepositoryContext {
   readonly #pending = new Map<string, Promise<ContextResult>>();
   readonly #stopWatchingFolders: () => void;
   readonly #stopGrammarLog: () => void;
-  #exclude: readonly string[] = [];
 
   constructor(private readonly options: RepositoryContextOptions) {
     const { documents } = options;
     this.workspace = options.workspace ?? new Workspace();
     this.#stopWatchingFolders = this.workspace.onDidChange(() => this.foldersChanged());
-    this.#ignore = new IgnoreRules((path) => readFile(path, "utf8").catch(() => undefined));
-    this.#sources = new SourceCache<ParsedModule>({
+    this.#files = new ContextFiles({
       workspace: this.workspace,
-      ignore: this.#ignore,
-      exclude: () => this.#exclude,
-      parse: async (path, text) => {
-        // A language parsed with a grammar loads it the first time one of its files is read.
-        await supportOfFile(path, text)?.ready?.();
-        return parseFile(path, text);
+      sourceChanged: (uriOrPath, listed) => this.#sourceChanged(uriOrPath, listed),
+      cleared: (reason) => {
+        this.#memo.clear();
+        this.#blocks.invalidateAll(reason);
       },
-      onChange: (path) => this.#sourceChanged(path, true),
     });
+    const { sources, env, symbols } = this.#files;
     // A grammar that does not load leaves its language without declarations: say so once, in the log.
     this.#stopGrammarLog = onGrammarFailure((name, error) =>
       this.options.log.warn(
         `context: the ${name} grammar did not load (${error instanceof Error ? error.message : String(error)}); its files give no declarations`,
       ),
     );
-    this.#env = new ProjectEnv(
-      this.workspace,
-      (path) => this.#sources.readText(path),
-      (dir) => this.#sources.subdirectories(dir),
-      (dir) => this.#sources.list(dir),
-    );
-    this.#symbols = new WorkspaceSymbols({
-      workspace: this.workspace,
-      files: this.#sources,
-      outline: (path, text) => {
-        const support = supportOfFile(path, text);
-        // A C++ header read before the C++ grammar loaded: its load starts; this header is indexed with C's.
-        const ready = support?.parserReady?.() !== false;
-        if (!ready) void support?.ready?.();
-        const parsed = ready ? support : supportOfPath(path);
-        return parsed ? { family: parsed.family, outline: parsed.parse(text).outline } : undefined;
-      },
-      indexable: (path) => supportOfPath(path) !== undefined,
-      // A C or C++ file waits for its grammar until a C or C++ lookup asks the index.
-      waiting: (path) => {
-        const support = supportOfPath(path);
-        return support?.parserReady?.() === false ? support.family : undefined;
-      },
-      load: async (family) => {
-        await supportFor(family)?.ready?.();
-      },
-    });
-    const mayUse = (path: string) => this.#sources.mayUse(path);
+    const mayUse = (path: string) => sources.mayUse(path);
     this.#open = new OpenModules({
       documents,
       mayUse,
@@ -155,18 +116,18 @@ export class RepositoryContext {
         if (!path || !support) return;
         this.#open.names(doc, path);
         const module = this.#open.parsed(doc.uri);
-        if (module) this.#symbols.parsed(path, support.family, module.outline);
+        if (module) symbols.parsed(path, support.family, module.outline);
       },
     });
     this.#chooser = new BlockChooser({
       documents,
       workspace: this.workspace,
-      sources: this.#sources,
-      env: this.#env,
+      sources,
+      env,
       open: this.#open,
       imports: this.#imports,
       similar: this.#similar,
-      symbols: this.#symbols,
+      symbols,
       recent: this.#recent,
       memo: this.#memo,
       typeAtLine: declarationAtLine,
@@ -193,7 +154,7 @@ export class RepositoryContext {
     const started = performance.now();
     const settings = this.options.settings();
     if (!settings.enabled || budgetTokens <= 0) return { block: EMPTY_BLOCK, ms: 0, recomputed: false };
-    this.#applyExclude(settings.exclude);
+    this.#files.applyExclude(settings.exclude);
     const types = await this.#types.typesAt(doc, position, supportOf(doc)?.family, quietMs);
     const pending = this.#pending.get(doc.uri);
     if (pending) return pending;
@@ -211,7 +172,7 @@ export class RepositoryContext {
     });
     const state = this.#blocks.get(doc.uri);
     if (!reason && state) {
-      this.#blocks.recheck(state, (source) => this.#sources.peek(source));
+      this.#blocks.recheck(state, (source) => this.#files.sources.peek(source));
       return { block: state.block, ms: performance.now() - started, recomputed: false };
     }
 
@@ -220,7 +181,7 @@ export class RepositoryContext {
     // it stays valid.
     const extend = reason === "name" || reason === "receiver" || reason === "type" ? state : undefined;
     // The symbol index's build waits while a request chooses (it would otherwise share the CPU and the disk).
-    const release = this.#symbols.hold();
+    const release = this.#files.symbols.hold();
     const only = reason === "receiver" ? "receiver" : reason === "type" ? "types" : undefined;
     const computing = this.#chooser
       .choose(doc, position, budgetTokens, settings, extend, types, only)
@@ -293,7 +254,7 @@ export class RepositoryContext {
   /** A document was saved: the file on disk changed. */
   didSave(uri: string): void {
     const path = uriToPath(uri);
-    if (path) this.#fileChanged(path);
+    if (path) this.#files.fileChanged(path);
     this.#sourceChanged(uri);
   }
 
@@ -314,23 +275,12 @@ export class RepositoryContext {
     // The symbol index took the buffer's outline while it was open; closed (saved or not), the file on disk is
     // what the workspace declares again.
     const path = uriToPath(uri);
-    if (path) this.#symbols.fileChanged(path);
+    if (path) this.#files.symbols.fileChanged(path);
   }
 
   /** Files changed on disk (`workspace/didChangeWatchedFiles`), as URIs. */
   filesChanged(uris: readonly string[]): void {
-    for (const uri of uris) {
-      const path = uriToPath(uri);
-      if (!path) continue;
-      if (IgnoreRules.isIgnoreFile(path)) {
-        this.#ignore.invalidate(path);
-        this.#clear("source");
-        continue;
-      }
-      this.#env.invalidate(path);
-      this.#fileChanged(path);
-      this.#sourceChanged(uri, true);
-    }
+    this.#files.filesChanged(uris);
   }
 
   /**
@@ -339,9 +289,8 @@ export class RepositoryContext {
    * rules change.
    */
   mayUse(uri: string): Promise<boolean> {
-    this.#applyExclude(this.options.settings().exclude);
-    const path = uriToPath(uri);
-    return path === undefined ? Promise.resolve(false) : this.#sources.mayUse(path);
+    this.#files.applyExclude(this.options.settings().exclude);
+    return this.#files.mayUse(uri);
   }
 
   /**
@@ -351,24 +300,20 @@ export class RepositoryContext {
    */
   async excludes(uri: string): Promise<boolean> {
     const exclude = this.options.settings().exclude;
-    this.#applyExclude(exclude);
-    const path = uriToPath(uri);
-    if (path === undefined) return false;
-    if (this.workspace.folderOf(path)) return !(await this.#sources.mayUse(path));
-    return this.#ignore.nameExcluded(basename(path), exclude);
+    this.#files.applyExclude(exclude);
+    return this.#files.excludes(uri, exclude);
   }
 
   /** The workspace folders changed: nothing read so far is known to be allowed any more. */
   foldersChanged(): void {
-    this.#env.invalidate();
-    this.#clear("source");
+    this.#files.foldersChanged();
   }
 
   /** Stop background work (shutdown). */
   dispose(): void {
     this.#stopWatchingFolders();
     this.#similar.dispose();
-    this.#symbols.dispose();
+    this.#files.dispose();
     this.#stopGrammarLog();
   }
 
@@ -383,36 +328,16 @@ export class RepositoryContext {
     if (path !== undefined) this.#memo.sourceChanged(path, listed);
   }
 
-  /** A file on disk changed: read it again when it is needed. */
-  #fileChanged(path: string): void {
-    this.#sources.invalidate(path);
-    this.#symbols.fileChanged(path);
-  }
-
-  /** What may be read changed (ignore rules, folders, exclusions): forget every file read, choose every block anew. */
-  #clear(reason: Reason): void {
-    this.#sources.clear();
-    this.#symbols.clear();
-    this.#memo.clear();
-    this.#blocks.invalidateAll(reason);
-  }
-
   /** Read and parse the files a document imports (the first candidate of each that exists), in the background. */
   async #prefetch(uri: string): Promise<void> {
     const doc = this.options.documents.get(uri);
     const path = uriToPath(uri);
     const support = doc && supportOf(doc);
     if (!doc || !path || !support || !this.options.settings().enabled) return;
-    const parts = { imports: this.#imports, env: this.#env, sources: this.#sources };
+    const parts = { imports: this.#imports, env: this.#files.env, sources: this.#files.sources };
     await prefetchImports(doc, path, support, parts).catch((error: unknown) =>
       this.options.log.debug(`context prefetch: ${String(error)}`),
     );
-  }
-
-  #applyExclude(exclude: readonly string[]): void {
-    if (exclude.join("\n") === this.#exclude.join("\n")) return;
-    this.#exclude = exclude;
-    this.#clear("settings");
   }
 
   #logChoice(doc: OpenDocument, position: Position, block: ContextBlock, reason: Reason, ms: number): void {

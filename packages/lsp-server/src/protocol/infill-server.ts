@@ -36,6 +36,7 @@ import {
 import type { CompletionEngine } from "../completion/engine.js";
 import { ContextLoader } from "../context/context-loader.js";
 import { WATCHED_FILES } from "../context/files/watched-files.js";
+import { configureGrammarIdle } from "../context/syntax/idle-grammars.js";
 import { Documents } from "../documents/documents.js";
 import { negotiateEncoding } from "../documents/position-encoding.js";
 import { lineDelta } from "../documents/position-map.js";
@@ -56,6 +57,7 @@ import { initialFolders, Workspace } from "../workspace/workspace.js";
 import { initializeResult } from "./capabilities.js";
 import { ClientChannel, type ClientConnection } from "./client-channel.js";
 import { Completions } from "./completions.js";
+import { GarbageCollector } from "./garbage-collector.js";
 import type { InlineEditList } from "./inline-edits.js";
 import { folderParams, type ParamsShape, paramsProblem } from "./lsp-params.js";
 import { NextEdits } from "./next-edits.js";
@@ -83,6 +85,9 @@ export interface InfillServerOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/** A closed buffer at least this long (UTF-16 units) is collected at once (see garbage-collector.ts): 1 Mi. */
+const BIG_BUFFER_CHARS = 1 << 20;
+
 /**
  * The language server: one method per LSP request or notification it handles, named after it. It checks what the
  * client sent, hands the work to its collaborators (documents, settings, the provider session, repository context,
@@ -99,6 +104,7 @@ export class InfillServer {
   readonly #usage: UsageTracker;
   readonly #completions: Completions;
   readonly #engine: CompletionEngine;
+  readonly #garbage = new GarbageCollector();
   readonly #nextEdits: NextEdits;
   readonly #costs = new RequestCosts();
   #capabilities: ClientCapabilities = {};
@@ -130,7 +136,13 @@ export class InfillServer {
         this.#provider.settingsChanged();
         this.#nextEdits.settingsChanged();
         if (!next.metrics) this.#costs.stop();
+        configureGrammarIdle({ idleMs: next.grammarIdleSeconds * 1000 });
       },
+    });
+    // Idle grammars are let go with the tree-sitter runtime's memory, which a collection then returns.
+    configureGrammarIdle({
+      idleMs: this.#settings.current.grammarIdleSeconds * 1000,
+      afterRelease: () => this.#garbage.soon(),
     });
     this.#documents = new Documents((message) => log.warn(message));
     const askTypes = typeDefinitionAsk(
@@ -278,12 +290,15 @@ export class InfillServer {
   didClose(params: DidCloseTextDocumentParams): void {
     if (this.#malformed("textDocument/didClose", "document", params)) return;
     const { uri } = params.textDocument;
+    const closing = this.#documents.get(uri);
     this.#engine.forget(uri);
     syntaxDocumentGone(uri);
     this.#nextEdits.forget(uri);
     this.#usage.closing(uri);
-    this.#context.loaded?.didClose(uri, this.#documents.get(uri));
+    this.#context.loaded?.didClose(uri, closing);
     this.#documents.didClose(uri);
+    // A big buffer's text and what was made of it are garbage now, in the old generation: collect it.
+    if (closing && closing.buffer.length >= BIG_BUFFER_CHARS) this.#garbage.soon();
   }
 
   completion(params: CompletionParams, token: CancellationToken): Promise<CompletionList> {

@@ -106,6 +106,12 @@ export const FIELDS = {
     typeDefinitionMs: z.optional(z.int().check(z.gte(0), z.lte(2000))),
   }),
   /**
+   * How long a tree-sitter grammar stays loaded after a document of its language last used it, in seconds; then its
+   * trees are dropped, and once no grammar is left the runtime's memory is given back (the next document of such a
+   * language loads them again). 0 keeps grammars for good. Default 600.
+   */
+  grammarIdleSeconds: z.int().check(z.gte(0), z.lte(604_800)),
+  /**
    * Prices in US dollars per million tokens by model id, `{ cacheHit, cacheMiss, output }`, replacing the built-in
    * entry of a model or adding one (another provider's model, a discount). Default `{}`.
    */

@@ -70,6 +70,7 @@ export function defaultSettings(env: NodeJS.ProcessEnv): Settings {
     logLevel: "warn",
     metrics: false,
     context: { enabled: true, maxTokens: 1024, exclude: [], holdout: 0, typeDefinitionMs: 50 },
+    grammarIdleSeconds: 600,
     prices: {},
     usage: { persist: true, retentionChecks: [30, 120, 300, 600] },
     nextEdit: {

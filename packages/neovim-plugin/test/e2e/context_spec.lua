@@ -37,6 +37,6 @@ describe("repository context", function()
     -- checks is the request.
     h.wait_for(function()
       return suggestion.state.seq > before and not suggestion.busy()
-    end, 5000, ("the answer to the request after %q"):format(typed))
+    end, nil, ("the answer to the request after %q"):format(typed))
   end)
 end)

@@ -43,7 +43,7 @@ local function wait_ghost(expected, timeout)
       local g = h.ghost()
       return g and g.text == expected and g
     end,
-    timeout or 5000,
+    timeout,
     function()
       return ("ghost text %s (shown: %s)"):format(vim.inspect(expected), vim.inspect(h.ghost_text()))
     end
@@ -54,7 +54,7 @@ end
 local function wait_idle()
   h.wait_for(function()
     return not suggestion.busy()
-  end, 5000, "requests to settle")
+  end, nil, "requests to settle")
 end
 
 local function line()
@@ -236,7 +236,7 @@ describe("ghost text", function()
     ok(infill.suggest(), "suggest() sends a request")
     local g = h.wait_for(function()
       return h.ghost()
-    end, 5000, "ghost text in normal mode")
+    end, nil, "ghost text in normal mode")
     eq({ 5, col }, { g.row, g.col })
     ok(infill.accept())
     ok(vim.api.nvim_buf_get_lines(bufnr, 5, 6, false)[1]:find("%S"), "something was inserted on the line")

@@ -50,7 +50,7 @@ describe("without DEEPSEEK_API_KEY", function()
     wait_client()
     h.wait_for(function()
       return #key_notifications() > 0
-    end, 5000, "the missing-key notification")
+    end, nil, "the missing-key notification")
     h.input("A", function()
       return vim.api.nvim_get_mode().mode == "i"
     end)
@@ -59,7 +59,7 @@ describe("without DEEPSEEK_API_KEY", function()
       h.type(ch)
       h.wait_for(function()
         return answers > before and not suggestion.busy()
-      end, 5000, "an answer to the request after typing " .. ch)
+      end, nil, "an answer to the request after typing " .. ch)
     end
     eq(nil, h.ghost_text(), "no suggestion without a key")
     h.escape()
@@ -71,7 +71,7 @@ describe("without DEEPSEEK_API_KEY", function()
     eq(2, #lsp.clients())
     h.wait_for(function()
       return key_messages_received() >= 2
-    end, 5000, "the second server's message")
+    end, nil, "the second server's message")
     ok(second)
 
     local got = key_notifications()

@@ -45,7 +45,7 @@ describe("use_native", function()
     h.type("r")
     h.wait_for(function()
       return h.ghost_text() == "eturn a + b;"
-    end, 5000, "the plugin's ghost text")
+    end, nil, "the plugin's ghost text")
   end)
 
   it("shows the suggestion through vim.lsp.inline_completion and <M-l> accepts it", function()
@@ -56,7 +56,7 @@ describe("use_native", function()
       function()
         return h.ghost_text(0, NATIVE_NS) == "eturn a + b;"
       end,
-      5000,
+      nil,
       function()
         return "the built-in ghost text (shown: " .. vim.inspect(h.ghost_text(0, NATIVE_NS)) .. ")"
       end
@@ -75,7 +75,7 @@ describe("use_native", function()
     h.type("r")
     h.wait_for(function()
       return h.ghost_text(0, NATIVE_NS) ~= nil
-    end, 5000, "the built-in ghost text")
+    end, nil, "the built-in ghost text")
     ok(infill.dismiss())
     eq(nil, h.ghost_text(0, NATIVE_NS))
     eq(false, infill.is_visible())
@@ -87,11 +87,11 @@ describe("use_native", function()
     h.type("r")
     h.wait_for(function()
       return h.ghost_text(0, NATIVE_NS) == "eturn a + b;"
-    end, 5000, "the built-in ghost text")
+    end, nil, "the built-in ghost text")
     ok(infill.accept_word())
     h.wait_for(function()
       return vim.api.nvim_get_current_line() == "  return"
-    end, 5000, "one word accepted")
+    end, nil, "one word accepted")
   end)
 
   it(
@@ -107,22 +107,22 @@ describe("use_native", function()
       h.type("r")
       h.wait_for(function()
         return h.ghost_text(0, NATIVE_NS) == "eturn a + b;"
-      end, 5000, "the built-in ghost text")
+      end, nil, "the built-in ghost text")
       ok(infill.accept_word())
       h.wait_for(function()
         local t = totals()
         return t.acceptedPartly == before.acceptedPartly + 1 and t.accepted == before.accepted
-      end, 5000, "the word counted as the suggestion taken in part")
+      end, nil, "the word counted as the suggestion taken in part")
       h.wait_for(function()
         return h.ghost_text(0, NATIVE_NS) == " a + b;"
-      end, 5000, "the rest shown")
+      end, nil, "the rest shown")
       h.input("<M-l>", function()
         return vim.api.nvim_get_current_line() == "  return a + b;"
       end, "the rest accepted")
       h.wait_for(function()
         local t = totals()
         return t.accepted == before.accepted + 1 and t.acceptedPartly == before.acceptedPartly
-      end, 5000, "the suggestion counted taken whole")
+      end, nil, "the suggestion counted taken whole")
     end
   )
 end)

@@ -64,7 +64,7 @@ local function wait_aborted(since)
         return true
       end
     end
-  end, 5000, "the server to abort the upstream request")
+  end, nil, "the server to abort the upstream request")
 end
 
 describe("streaming ghost text", function()
@@ -136,7 +136,7 @@ describe("streaming ghost text", function()
     -- Whatever streamed meanwhile never shows again.
     h.wait_for(function()
       return not suggestion.busy()
-    end, 5000, "requests to settle")
+    end, nil, "requests to settle")
     local shown = h.ghost_text()
     ok(shown == nil or not shown:find("const s2", 1, true), "the old block is gone: " .. vim.inspect(shown))
   end)

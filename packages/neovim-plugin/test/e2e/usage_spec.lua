@@ -36,7 +36,7 @@ local function wait_totals(what, check)
       last = totals()
       return check(last) and last
     end,
-    5000,
+    nil,
     function()
       return what .. " (the figures: " .. vim.inspect(last) .. ")"
     end
@@ -50,7 +50,7 @@ local function wait_ghost(expected)
     function()
       return h.ghost_text() == expected
     end,
-    5000,
+    nil,
     function()
       return ("ghost text %s (shown: %s)"):format(vim.inspect(expected), vim.inspect(h.ghost_text()))
     end
@@ -148,7 +148,7 @@ describe("usage", function()
     h.type("x")
     h.wait_for(function()
       return not require("infill.suggestion").busy()
-    end, 5000, "requests to settle")
+    end, nil, "requests to settle")
     local t = wait_totals("the suggestion counted shown", function(figures)
       return figures.shown > before.shown
     end)
@@ -194,7 +194,7 @@ describe("usage", function()
       out = vim.api.nvim_exec2("Infill status", { output = true }).output
       status = usage.fetch(lsp.get_client(0))
       return first and status and vim.deep_equal(first.total, status.total)
-    end, 5000, "figures that hold still across :Infill status")
+    end, nil, "figures that hold still across :Infill status")
     local t = status.total
     for _, line in ipairs(usage.status_lines(status)) do
       h.contains(out, line)

@@ -17,7 +17,7 @@ export function cursorReceiver(
 ): Receiver | undefined {
   const typed = doc.buffer.lineAt(position.line).slice(0, position.character);
   // Most requests are not after a member operator: nothing to read then.
-  if (!/\.[\p{L}\p{N}_$]*$/u.test(typed)) return undefined;
+  if (!/(?:\.|->)[\p{L}\p{N}_$]*$/u.test(typed)) return undefined;
   const lines: string[] = [];
   for (let line = Math.max(0, position.line - RECEIVER_LINES); line < position.line; line++)
     lines.push(doc.buffer.lineAt(line));

@@ -7,31 +7,16 @@ import type {
   LanguageSupport,
   ModuleHost,
   ModuleImport,
-  NestedType,
   ParsedModule,
   Reference,
   ResolveEnv,
 } from "../types.js";
+import { type CursorScope, EnclosingScope } from "./enclosing-scope.js";
 import { Exports } from "./exports.js";
 import { lexicalConstant } from "./lexical-constants.js";
 import { ModuleReader, type Target } from "./module-reader.js";
-import {
-  declarationsNamed,
-  enclosingType,
-  innermostAt,
-  nestingAt,
-  shows,
-  typeLike,
-} from "./outline-lookup.js";
+import { declarationsNamed, nestingAt, shows, typeLike } from "./outline-lookup.js";
 import type { Reached, ReferenceMemo } from "./reference-memo.js";
-
-/** Where the cursor is, for the names a language finds by where they are used. */
-export interface CursorScope {
-  /** The cursor's line (0-based): each reference is `distance` lines above it. */
-  readonly line: number;
-  /** The types around the cursor, outermost first (`LanguageSupport.nesting`); absent: the outline says. */
-  readonly nesting?: readonly NestedType[];
-}
 
 /** Bounds of one {@link findDeclarations} call. */
 export interface ResolveLimits {
@@ -63,6 +48,8 @@ class Resolution {
   private readonly maxHops: number;
   /** The bindings of the file's imports by the first part of their local name (`*` globs left out). */
   private readonly bound = new Map<string, Bound[]>();
+  /** The namespaces and the type around a line of the asking file. */
+  readonly scope: EnclosingScope;
 
   constructor(
     private readonly support: LanguageSupport,
@@ -70,8 +57,9 @@ class Resolution {
     host: ModuleHost,
     private readonly env: ResolveEnv,
     limits: ResolveLimits,
-    private readonly at: CursorScope | undefined,
+    at: CursorScope | undefined,
   ) {
+    this.scope = new EnclosingScope(from, at);
     this.maxHops = limits.maxHops ?? 4;
     this.reader = new ModuleReader(support, from, host, env, limits.maxFiles ?? 32);
     this.exports = new Exports(support, this.reader, this.maxHops);
@@ -150,7 +138,7 @@ class Resolution {
         const key = `${path}\0${base}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const found = await this.pathIn(base, module, this.nestingIn(module, declaration.startLine));
+        const found = await this.pathIn(base, module, this.scope.nestingIn(module, declaration.startLine));
         if (found?.kind !== "declarations") continue;
         for (const d of found.declarations) {
           const inner = d.members?.find((m) => m.name === member);
@@ -237,15 +225,6 @@ class Resolution {
     return undefined;
   }
 
-  /**
-   * The namespace path around a line of a file: for the current file near the cursor, what the language read of
-   * the lines above it (`CursorScope.nesting`); else the file's outline.
-   */
-  private nestingIn(module: ParsedModule, line: number | undefined): string[] {
-    if (module === this.from && this.at?.nesting) return this.at.nesting.flatMap((t) => t.path);
-    return nestingAt(module, line);
-  }
-
   private pathRoot(name: string): boolean {
     try {
       return this.support.pathRoot?.(name, this.env) === true;
@@ -289,8 +268,8 @@ class Resolution {
         support: this.support,
         from: this.from,
         reader: this.reader,
-        nesting: this.nestingIn(this.from, line),
-        bases: this.enclosing(line)?.bases ?? [],
+        nesting: this.scope.nestingIn(this.from, line),
+        bases: this.scope.enclosing(line)?.bases ?? [],
         implicit: (name, module, scope) => this.implicit(name, module, scope),
       });
       if (lexical) return this.expand(lexical.target, lexical.rest);
@@ -311,7 +290,7 @@ class Resolution {
     }
     // Names no import binds: a Go package's other files, a Java class of the same package, an OCaml module, a Ruby
     // constant by its path. The deepest part of a qualified type path first (`Pry::Helpers::Text` is `Text`).
-    const nesting = this.nestingIn(this.from, line);
+    const nesting = this.scope.nestingIn(this.from, line);
     for (let k = chain.length - 1; k >= 0; k--) {
       if (k > 0 && !chain.slice(0, k + 1).every(typeLike)) continue;
       const name = chain[k]!;
@@ -344,9 +323,9 @@ class Resolution {
     name: string,
     line: number | undefined,
   ): Promise<[string, Declaration] | undefined> {
-    const enclosing = this.enclosing(line);
+    const enclosing = this.scope.enclosing(line);
     if (enclosing?.outOfLine) {
-      const type = await this.pathIn(enclosing.outOfLine, this.from, this.nestingIn(this.from, line));
+      const type = await this.pathIn(enclosing.outOfLine, this.from, this.scope.nestingIn(this.from, line));
       if (type?.kind === "declarations") {
         for (const d of type.declarations) {
           const inner = d.members?.find((m) => m.name === name);
@@ -358,42 +337,6 @@ class Resolution {
     }
     if (enclosing?.bases) return this.inherited(this.from.path, [enclosing], name, 0, new Set());
     return undefined;
-  }
-
-  /**
-   * The type around a line of the current file, with its bases: those its opening line names (read above the
-   * cursor, `CursorScope.nesting`) and those of the file's declarations of that name (mixins in its body).
-   */
-  /**
-   * What decides, besides its names, what a reference at `line` reaches: the namespaces and the class around it
-   * ("" when there are none).
-   */
-  scopeAt(line: number | undefined): string {
-    const enclosing = this.enclosing(line);
-    const nesting = this.nestingIn(this.from, line);
-    if (nesting.length === 0 && enclosing === undefined) return "";
-    return [nesting.join("::"), enclosing?.outOfLine ?? "", (enclosing?.bases ?? []).join(",")].join("\0");
-  }
-
-  private enclosing(
-    line: number | undefined,
-  ): { bases?: readonly string[]; startLine: number; outOfLine?: string } | undefined {
-    const lexical = this.at?.nesting?.at(-1);
-    let name = lexical?.external ? undefined : lexical?.name;
-    let outOfLine = lexical?.external ? lexical.path.join("::") : undefined;
-    if (lexical === undefined) {
-      const inner = innermostAt(this.from, line);
-      // A function named with its class (`Scanner::scan`, defined out of the class): the class is elsewhere.
-      const qualified = inner?.kind === "function" ? /^(.+)::[^:]+$/.exec(inner.name) : null;
-      if (qualified) outOfLine = qualified[1]!;
-      else name = enclosingType(this.from, line)?.name;
-    }
-    const bases = new Set(lexical?.bases ?? []);
-    if (name !== undefined)
-      for (const d of declarationsNamed(this.from, name) ?? []) for (const b of d.bases ?? []) bases.add(b);
-    const startLine = line ?? 0;
-    if (outOfLine !== undefined) return { startLine, outOfLine };
-    return bases.size === 0 ? undefined : { bases: [...bases], startLine };
   }
 }
 
@@ -440,7 +383,7 @@ export async function findDeclarations(
     const line = at === undefined ? undefined : Math.max(0, at.line - reference.distance);
     // What a chain reaches depends on the namespaces and class around it (C++, Java, C#, Ruby): part of the key.
     const chain = chainOf(reference).join(".");
-    const scope = resolution.scopeAt(line);
+    const scope = resolution.scope.keyAt(line);
     const key = scope === "" ? chain : `${chain}\0${scope}`;
     const known = memo?.get(key);
     let found: Reached;

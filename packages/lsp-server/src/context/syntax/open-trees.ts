@@ -113,6 +113,12 @@ export class OpenTrees {
     this.#trees.delete(key);
   }
 
+  /** Drop every document's tree (their grammar is let go). */
+  forgetAll(): void {
+    for (const { tree } of this.#trees.values()) tree.delete();
+    this.#trees.clear();
+  }
+
   /** Documents with a tree. */
   get size(): number {
     return this.#trees.size;

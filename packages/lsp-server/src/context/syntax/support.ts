@@ -7,7 +7,14 @@ import type { Family, LanguageSupport } from "../types.js";
 import { lineReader } from "./line-reader.js";
 import { OpenTrees, parseVariant, type VariantChange } from "./open-trees.js";
 import { outlineFromMatches, type SyntaxRules } from "./outline.js";
-import { type GrammarName, grammarNow, type LoadedGrammar, loadGrammar } from "./runtime.js";
+import {
+  type GrammarName,
+  grammarLoaded,
+  grammarNow,
+  type LoadedGrammar,
+  loadGrammar,
+  onGrammarRelease,
+} from "./runtime.js";
 
 /** A language analysed with a tree-sitter grammar and a tags-style query. */
 export interface SyntaxLanguage {
@@ -41,6 +48,11 @@ export interface SyntaxLanguage {
 
 /** Each tree-sitter family's grammar and the trees of its open documents. */
 const families = new Map<Family, { readonly grammar: GrammarName; readonly trees: OpenTrees }>();
+
+// A grammar let go (idle) takes its trees with it: they are re-parsed from scratch once it is loaded again.
+onGrammarRelease((name) => {
+  for (const entry of families.values()) if (entry.grammar === name) entry.trees.forgetAll();
+});
 
 /**
  * An open document changed: the kept tree of its text, in whichever family it is, is told of each change (no text
@@ -113,7 +125,9 @@ export function documentTreeFrom(
     const trees = families.get(family)?.trees;
     if (!grammar || !trees) return undefined;
     if (current) return trees.parse(key, lines, grammar.parser)?.copy();
-    return grammar.parser.parse(lineReader(lines), base ?? null) ?? undefined;
+    // A copy taken before its grammar was let go belongs to another runtime: parse from scratch then.
+    const from = base && base.language === grammar.language ? base : null;
+    return grammar.parser.parse(lineReader(lines), from) ?? undefined;
   } catch {
     return undefined;
   } finally {
@@ -141,6 +155,11 @@ export function variantTree(
   } catch {
     return undefined;
   }
+}
+
+/** How many open documents of a family have their tree kept. */
+export function keptTrees(family: Family): number {
+  return families.get(family)?.trees.size ?? 0;
 }
 
 const EMPTY: Parsed = { imports: [], outline: { declarations: [], reexports: [] } };
@@ -180,11 +199,11 @@ export function syntaxSupport(language: SyntaxLanguage): LanguageSupport {
     family: language.family,
     extensions: language.extensions,
     ready() {
-      return grammarNow(language.grammar) === undefined
+      return grammarLoaded(language.grammar) === false
         ? loadGrammar(language.grammar).then(() => {})
         : undefined;
     },
-    parserReady: () => grammarNow(language.grammar) !== undefined,
+    parserReady: () => grammarLoaded(language.grammar) !== false,
     parse(text) {
       if (text.length > MAX_PARSE_CHARS) return EMPTY;
       return guarded((grammar) => {

@@ -57,6 +57,8 @@ export interface ExpressionSyntax {
   readonly typeAssertions?: boolean;
   /** Prefixes that leave the value's type as it is, or make a reference to it: `&`, `&mut`, `*`. */
   readonly referencePrefixes?: boolean;
+  /** `x->m` reaches a member of what x points to (C++): read as `x.m`. */
+  readonly arrows?: boolean;
   /** How one value of several is written: `c ? a : b`, `??`, `||` (TypeScript); `a if c else b`, `or` (Python). */
   readonly alternatives?: "conditional" | "python";
 }
@@ -86,8 +88,10 @@ export function receiverAt(text: string, syntax: ExpressionSyntax): Receiver | u
   let op = code.length;
   while (op > 0 && isIdentifierPart(code.charCodeAt(op - 1))) op--;
   const prefix = text.slice(op);
-  if (/^\d/.test(prefix) || code[op - 1] !== "." || code[op - 2] === ".") return undefined;
-  let end = op - 1;
+  if (/^\d/.test(prefix)) return undefined;
+  const arrow = syntax.arrows === true && code[op - 1] === ">" && code[op - 2] === "-";
+  if (!arrow && (code[op - 1] !== "." || code[op - 2] === ".")) return undefined;
+  let end = arrow ? op - 2 : op - 1;
   if (syntax.optionalChains && (code[end - 1] === "?" || code[end - 1] === "!")) end--;
   const found = valueBefore(scope, end, syntax, 0);
   if (!found) return undefined;
@@ -242,8 +246,9 @@ function valueBefore(
   if (syntax.optionalChains && code[start - 1] === "#") start--;
   let k = start - 1;
   while (k >= 0 && /\s/.test(code[k]!)) k--;
-  if (code[k] === "." && code[k - 1] !== ".") {
-    let ofEnd = k;
+  const arrow = syntax.arrows === true && code[k] === ">" && code[k - 1] === "-";
+  if ((code[k] === "." && code[k - 1] !== ".") || arrow) {
+    let ofEnd = arrow ? k - 1 : k;
     if (syntax.optionalChains && (code[k - 1] === "?" || code[k - 1] === "!")) ofEnd--;
     const of = valueBefore(scope, ofEnd, syntax, depth + 1);
     if (!of) return undefined;

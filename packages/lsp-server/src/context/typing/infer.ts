@@ -1,44 +1,26 @@
 // The type a value has, built from what the code declares, one or two steps at a time and never guessed: an
 // annotation, the declared return type of what is called, a constructor, an await, a field's declared type. Walks
 // any language's rule table; names are resolved by the world it is given (the edge: import resolution).
-import type { TextLines } from "../scan/source-text.js";
 import type { Declaration } from "../types.js";
 import { parseValue, type ValueExpr } from "./expression.js";
 import type { Binding, Callback, TypingRules } from "./rules.js";
-import { ScopeText } from "./scope-text.js";
-import { parseType, type TypeExpr } from "./type-expr.js";
-
-/** A declaration and the file that declares it (absolute path). */
-export interface Site {
-  readonly path: string;
-  readonly declaration: Declaration;
-}
-
-/** Where names are resolved: the edge's import resolution and files. */
-export interface TypeWorld {
-  /**
-   * The declarations a name or qualified name written in `file` (absolute) means there, the file's own first;
-   * none when it means none (or a module).
-   */
-  lookup(written: string, file: string): Promise<readonly Site[]>;
-  /** The lines of the file a declaration was read from. */
-  lines(site: Site): TextLines | undefined;
-}
+import type { ScopeText } from "./scope-text.js";
+import type { TypeExpr } from "./type-expr.js";
+import {
+  BODY_LINES,
+  MEMBER_LINES,
+  named,
+  type Site,
+  TYPE_KINDS,
+  type Typed,
+  TypeSites,
+  type TypeWorld,
+} from "./type-sites.js";
 
 /** Where a value is written: the file whose names it uses, and the code above it. */
 export interface Place {
   readonly file: string;
   readonly scope: ScopeText;
-}
-
-/** A type as written in a file, with the type whose member declared it (for `Self`, `this`); or already found. */
-interface Typed {
-  readonly type: TypeExpr;
-  readonly file: string;
-  readonly owner?: Site;
-  readonly site?: Site;
-  /** The member of `owner` whose declaration wrote this type (a type literal spelled out there). */
-  readonly member?: string;
 }
 
 /** The type a value has: its declaration, and the member of it that spells the value's type out, if it does. */
@@ -59,45 +41,28 @@ export interface InferLimits {
   readonly depth?: number;
 }
 
-/** Kinds of declarations that have members a value's access offers. */
-export const TYPE_KINDS: ReadonlySet<Declaration["kind"]> = new Set([
-  "class",
-  "interface",
-  "struct",
-  "trait",
-  "type",
-  "enum",
-]);
 /** Bindings of a name tried at most, nearest first, for one whose type the declarations tell. */
 const BINDINGS_TRIED = 3;
-/** Lines of a declaration read for a member's type at most (its doc comment, its signature). */
-const MEMBER_LINES = 12;
-/** Lines of a class's body read for its fields at most. */
-const BODY_LINES = 600;
-
 /**
- * One inference's walk: the type of the cursor's receiver, the members of a type and of its bases. Each lookup
- * counts against `lookups`; past it, or past `depth`, it goes without.
+ * One inference's walk from a value to its type (the cursor's receiver's), through bindings, calls, members and
+ * callbacks; the declarations it reads are {@link TypeSites}'. Each lookup counts against `lookups`; past it, or
+ * past `depth`, it goes without.
  */
 export class TypeInference {
   readonly #rules: TypingRules;
-  readonly #world: TypeWorld;
-  #lookups: number;
+  readonly #sites: TypeSites;
   readonly #depth: number;
-  readonly #found = new Map<string, Promise<readonly Site[]>>();
-  readonly #bases = new Map<Declaration, Promise<Site[]>>();
 
   constructor(rules: TypingRules, world: TypeWorld, limits: InferLimits = {}) {
     this.#rules = rules;
-    this.#world = world;
-    this.#lookups = limits.lookups ?? 16;
     this.#depth = limits.depth ?? 16;
+    this.#sites = new TypeSites(rules, world, { lookups: limits.lookups ?? 16, depth: this.#depth });
   }
 
   /** The type declaration of the value `expr` written at `at`, or undefined when the declarations do not tell. */
   async typeOf(expr: ValueExpr, at: Place): Promise<TypeFound | undefined> {
     const typed = await this.#value(expr, at, 0);
-    const site = await this.#site(typed, 0);
+    const site = await this.#sites.site(typed, 0);
     if (site) return { site };
     // A type literal spelled out in a member's signature: that member, in its type, shows it.
     if (typed?.owner && typed.member !== undefined && literal(typed.type, this.#rules))
@@ -107,24 +72,7 @@ export class TypeInference {
 
   /** The type's bases, found as its file names them (superclasses, embedded types), nearest first. */
   bases(site: Site): Promise<Site[]> {
-    let found = this.#bases.get(site.declaration);
-    if (!found) {
-      found = this.#findBases(site);
-      this.#bases.set(site.declaration, found);
-    }
-    return found;
-  }
-
-  async #findBases(site: Site): Promise<Site[]> {
-    const lines = this.#text(site, BODY_LINES);
-    const written = new Set([...(lines ? this.#rules.bases(lines, site.declaration.name) : [])]);
-    for (const base of site.declaration.bases ?? []) written.add(base);
-    const out: Site[] = [];
-    for (const base of written) {
-      const found = await this.#site({ type: parseType(base, this.#rules.types), file: site.path }, 1);
-      if (found && found.declaration !== site.declaration) out.push(found);
-    }
-    return out;
+    return this.#sites.bases(site);
   }
 
   async #value(expr: ValueExpr, at: Place, depth: number): Promise<Typed | undefined> {
@@ -135,21 +83,21 @@ export class TypeInference {
         return this.#name(expr.name, at, depth);
       case "self": {
         const type = rules.selfType(at.scope);
-        return type === undefined ? undefined : this.#written(type, at.file);
+        return type === undefined ? undefined : this.#sites.written(type, at.file);
       }
       case "member":
         return this.#member(expr.of, expr.name, at, depth);
       case "call":
         return this.#call(expr.callee, at, depth);
       case "path": {
-        const found = await this.#lookup(expr.path.join("::"), at.file);
+        const found = await this.#sites.lookup(expr.path.join("::"), at.file);
         const site = found.find((s) => TYPE_KINDS.has(s.declaration.kind));
         return site ? { type: named(site.declaration.name), file: site.path, site } : undefined;
       }
       case "new":
-        return this.#written(expr.type, at.file);
+        return this.#sites.written(expr.type, at.file);
       case "typed":
-        return this.#written(expr.type, at.file);
+        return this.#sites.written(expr.type, at.file);
       case "await": {
         const of = await this.#value(expr.of, at, depth + 1);
         if (!of || of.site) return of;
@@ -171,10 +119,6 @@ export class TypeInference {
     }
   }
 
-  #written(type: string, file: string): Typed {
-    return { type: parseType(type, this.#rules.types), file };
-  }
-
   /** A name: its binding above (a local, a parameter), else what the file means by it (a module-level value). */
   async #name(name: string, at: Place, depth: number): Promise<Typed | undefined> {
     const rules = this.#rules;
@@ -190,10 +134,14 @@ export class TypeInference {
       scope = scope.before(binding.at);
     }
     if (scope !== at.scope) return undefined;
-    const found = await this.#lookup(name, at.file);
+    // A field named without `this.` (Java's `store`, C++'s `mem_`).
+    const self = { kind: "member", of: { kind: "self" }, name } as const;
+    const own = rules.implicitSelf ? await this.#value(self, at, depth + 1) : undefined;
+    if (own) return own;
+    const found = await this.#sites.lookup(name, at.file);
     const site = found.find((s) => s.declaration.kind === "variable" || s.declaration.kind === "field");
     if (!site) return undefined;
-    const lines = this.#text(site, MEMBER_LINES);
+    const lines = this.#sites.text(site, MEMBER_LINES);
     const declared = lines && rules.declared(lines, name);
     return declared && this.#bound(declared, { file: site.path, scope: lines! }, depth);
   }
@@ -205,7 +153,7 @@ export class TypeInference {
       return this.#callback(binding.callback, { file: at.file, scope }, at.scope, depth + 1);
     }
     let typed: Typed | undefined;
-    if (binding.type !== undefined) typed = this.#written(binding.type, at.file);
+    if (binding.type !== undefined) typed = this.#sites.written(binding.type, at.file);
     else if (binding.value !== undefined) {
       const value = parseValue(binding.value, this.#rules.expressions);
       const scope = binding.at === undefined ? at.scope : at.scope.before(binding.at);
@@ -213,7 +161,7 @@ export class TypeInference {
     }
     if (!typed) return undefined;
     if (binding.member !== undefined) {
-      const owner = await this.#site(typed, depth + 1);
+      const owner = await this.#sites.site(typed, depth + 1);
       return owner && this.#field(owner, binding.member, depth + 1);
     }
     if (binding.index !== undefined) {
@@ -254,17 +202,17 @@ export class TypeInference {
       return fn && functionParameter(fn, callback.parameter);
     }
     const object = await this.#objectAt(whole, callback.object, at, depth + 1);
-    const owner = await this.#site(object, depth + 1);
-    const found = owner && (await this.member(owner, callback.key, depth + 1));
+    const owner = await this.#sites.site(object, depth + 1);
+    const found = owner && (await this.#sites.member(owner, callback.key, depth + 1));
     if (!found) return undefined;
-    const lines = this.#text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
+    const lines = this.#sites.text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
     if (!lines) return undefined;
     const written = rules.parameters?.(lines, callback.key)?.[callback.parameter];
-    if (written) return { ...this.#written(written, found.owner.path), owner: found.owner };
+    if (written) return { ...this.#sites.written(written, found.owner.path), owner: found.owner };
     const declared = rules.declared(lines, callback.key);
     if (declared?.type === undefined) return undefined;
     return functionParameter(
-      { ...this.#written(declared.type, found.owner.path), owner: found.owner },
+      { ...this.#sites.written(declared.type, found.owner.path), owner: found.owner },
       callback.parameter,
     );
   }
@@ -279,16 +227,18 @@ export class TypeInference {
     let site: Site | undefined;
     let owner: Site | undefined;
     if (callee.kind === "name") {
-      site = (await this.#lookup(callee.name, at.file)).find((s) => FUNCTION_KINDS.has(s.declaration.kind));
+      site = (await this.#sites.lookup(callee.name, at.file)).find((s) =>
+        FUNCTION_KINDS.has(s.declaration.kind),
+      );
     } else if (callee.kind === "member") {
       const { of, name } = callee;
       if (of.kind === "name" && !this.#rules.binding(at.scope, of.name))
-        site = (await this.#lookup(`${of.name}.${name}`, at.file)).find((s) =>
+        site = (await this.#sites.lookup(`${of.name}.${name}`, at.file)).find((s) =>
           FUNCTION_KINDS.has(s.declaration.kind),
         );
       if (!site) {
-        owner = await this.#site(await this.#value(of, at, depth + 1), depth + 1);
-        const found = owner && (await this.member(owner, name, depth + 1, true));
+        owner = await this.#sites.site(await this.#value(of, at, depth + 1), depth + 1);
+        const found = owner && (await this.#sites.member(owner, name, depth + 1, true));
         if (found) {
           owner = found.owner;
           site = { path: found.owner.path, declaration: found.member };
@@ -296,31 +246,31 @@ export class TypeInference {
       }
     }
     if (!site) return undefined;
-    const lines = this.#text(site, MEMBER_LINES);
+    const lines = this.#sites.text(site, MEMBER_LINES);
     const written = lines && this.#rules.parameters?.(lines, site.declaration.name)?.[argument];
-    return written ? { ...this.#written(written, site.path), owner: owner ?? site } : undefined;
+    return written ? { ...this.#sites.written(written, site.path), owner: owner ?? site } : undefined;
   }
 
   /** The type of the object literal whose `{` is at `offset` in `scope`, from its context. */
   async #objectAt(scope: ScopeText, offset: number, at: Place, depth: number): Promise<Typed | undefined> {
     const context = this.#rules.objectContext?.(scope, offset);
     if (!context) return undefined;
-    if ("type" in context) return this.#written(context.type, at.file);
+    if ("type" in context) return this.#sites.written(context.type, at.file);
     const callee = parseValue(context.callee, this.#rules.expressions);
     return callee && this.#parameterOf(callee, context.argument, at, depth + 1);
   }
 
   /** `of.name`: the field's declared type (a member, else a field the class's body assigns). */
   async #member(of: ValueExpr, name: string, at: Place, depth: number): Promise<Typed | undefined> {
-    const owner = await this.#site(await this.#value(of, at, depth + 1), depth + 1);
+    const owner = await this.#sites.site(await this.#value(of, at, depth + 1), depth + 1);
     return owner && this.#field(owner, name, depth);
   }
 
   /** The declared type of a type's field (its own or a base's member, else a field its body assigns). */
   async #field(owner: Site, name: string, depth: number): Promise<Typed | undefined> {
-    const found = await this.member(owner, name, depth + 1);
+    const found = await this.#sites.member(owner, name, depth + 1);
     if (found) {
-      const lines = this.#text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
+      const lines = this.#sites.text({ path: found.owner.path, declaration: found.member }, MEMBER_LINES);
       const declared = lines && this.#rules.declared(lines, name);
       const typed =
         declared && (await this.#bound(declared, { file: found.owner.path, scope: lines! }, depth + 1));
@@ -328,7 +278,7 @@ export class TypeInference {
     }
     // A field the class's body assigns (`self.f = X()` in `__init__`, a constructor's parameter property).
     const holder = found?.owner ?? owner;
-    const body = this.#text(holder, BODY_LINES);
+    const body = this.#sites.text(holder, BODY_LINES);
     const assigned = body && this.#rules.assigned?.(body, name);
     if (!assigned) return undefined;
     const typed = await this.#bound(assigned, { file: holder.path, scope: body! }, depth + 1);
@@ -345,12 +295,12 @@ export class TypeInference {
         if (fn && !fn.site && fn.type.kind === "function" && fn.type.returns)
           return { ...fn, type: fn.type.returns };
         // A value whose type can be called (Python's `__call__`).
-        const owner = rules.callMember && fn ? await this.#site(fn, depth + 1) : undefined;
-        const found = owner && (await this.member(owner, rules.callMember!, depth + 1, true));
-        return found ? this.#returned(found.owner, found.member) : undefined;
+        const owner = rules.callMember && fn ? await this.#sites.site(fn, depth + 1) : undefined;
+        const found = owner && (await this.#sites.member(owner, rules.callMember!, depth + 1, true));
+        return found ? this.#sites.returned(found.owner, found.member) : undefined;
       }
       if (rules.selfNames?.includes(callee.name)) return this.#value({ kind: "self" }, at, depth);
-      return this.#called(await this.#lookup(callee.name, at.file), undefined);
+      return called(this.#sites, await this.#sites.lookup(callee.name, at.file), undefined);
     }
     if (callee.kind === "path") {
       const ownerPath = callee.path.slice(0, -1).join("::");
@@ -358,30 +308,30 @@ export class TypeInference {
       const ownerName = callee.path.at(-2);
       const owner =
         ownerName !== undefined && rules.selfNames?.includes(ownerName)
-          ? await this.#site(await this.#value({ kind: "self" }, at, depth + 1), depth + 1)
+          ? await this.#sites.site(await this.#value({ kind: "self" }, at, depth + 1), depth + 1)
           : ownerPath === ""
             ? undefined
-            : (await this.#lookup(ownerPath, at.file)).find((s) => TYPE_KINDS.has(s.declaration.kind));
+            : (await this.#sites.lookup(ownerPath, at.file)).find((s) => TYPE_KINDS.has(s.declaration.kind));
       if (owner) {
-        const found = await this.member(owner, last, depth + 1, true);
+        const found = await this.#sites.member(owner, last, depth + 1, true);
         // An enum's variant constructs the enum.
         if (found?.member.kind === "field" && owner.declaration.kind === "enum")
           return { type: named(owner.declaration.name), file: owner.path, site: owner };
-        return found ? this.#returned(found.owner, found.member) : undefined;
+        return found ? this.#sites.returned(found.owner, found.member) : undefined;
       }
-      return this.#called(await this.#lookup(callee.path.join("::"), at.file), undefined);
+      return called(this.#sites, await this.#sites.lookup(callee.path.join("::"), at.file), undefined);
     }
     if (callee.kind !== "member") return undefined;
     const { of, name } = callee;
     // `ns.f()`, `pkg.F()`, `module.Class()`, `Type.create()`: a name that is no value here.
     if (of.kind === "name" && !rules.binding(at.scope, of.name) && !rules.selfNames?.includes(of.name)) {
-      const found = await this.#lookup(`${of.name}.${name}`, at.file);
-      if (found.length > 0) return this.#called(found, undefined);
+      const found = await this.#sites.lookup(`${of.name}.${name}`, at.file);
+      if (found.length > 0) return called(this.#sites, found, undefined);
     }
     const receiver = await this.#value(of, at, depth + 1);
-    const owner = await this.#site(receiver, depth + 1);
-    const found = owner && (await this.member(owner, name, depth + 1, true));
-    if (found) return this.#returned(found.owner, found.member);
+    const owner = await this.#sites.site(receiver, depth + 1);
+    const found = owner && (await this.#sites.member(owner, name, depth + 1, true));
+    if (found) return this.#sites.returned(found.owner, found.member);
     const unwrap = rules.unwrapping?.[name];
     if (!unwrap || !receiver || receiver.site) return unwrap === "same" ? receiver : undefined;
     if (unwrap === "same") return receiver;
@@ -390,84 +340,14 @@ export class TypeInference {
       inner?.kind === "named" ? inner.args.find((a) => a.kind !== "assoc" && a.kind !== "other") : undefined;
     return arg ? { ...receiver, type: arg } : receiver;
   }
+}
 
-  /** What calling one of these declarations gives: a type's instance, or a function's declared return type. */
-  #called(found: readonly Site[], owner: Site | undefined): Typed | undefined {
-    const type = found.find((s) => TYPE_KINDS.has(s.declaration.kind) && s.declaration.kind !== "type");
-    if (type) return { type: named(type.declaration.name), file: type.path, site: type };
-    const fn = found.find((s) => s.declaration.kind === "function" || s.declaration.kind === "method");
-    return fn ? this.#returned(owner ?? fn, fn.declaration, fn.path) : undefined;
-  }
-
-  /** A method's or function's declared return type, as its file writes it (its owner stands for `Self`). */
-  #returned(owner: Site, member: Declaration, path = owner.path): Typed | undefined {
-    const lines = this.#text({ path, declaration: member }, MEMBER_LINES);
-    const type = lines && this.#rules.returns(lines, member.name);
-    return type === undefined
-      ? undefined
-      : { type: parseType(type, this.#rules.types), file: path, owner, member: member.name };
-  }
-
-  /** The type declaration a typed value's members are looked up in (wrappers seen through, aliases followed). */
-  async #site(typed: Typed | undefined, depth: number): Promise<Site | undefined> {
-    if (!typed || depth > this.#depth) return undefined;
-    if (typed.site) return typed.site;
-    const type = this.#rules.accessed(typed.type);
-    if (type?.kind !== "named") return undefined;
-    if (this.#rules.selfNames?.includes(type.name)) return typed.owner;
-    const found = await this.#lookup(type.name, typed.file);
-    const site = found.find((s) => TYPE_KINDS.has(s.declaration.kind));
-    if (!site) return undefined;
-    if (site.declaration.members?.length) return site;
-    const lines = this.#text(site, MEMBER_LINES);
-    const aliased = lines && this.#rules.aliased?.(lines, site.declaration.name);
-    if (aliased === undefined) return site;
-    return (await this.#site(this.#written(aliased, site.path), depth + 1)) ?? site;
-  }
-
-  /**
-   * A member of a type, or of its bases (nearest first, a few levels deep), with the type that declares it. A call
-   * (`called`) takes a method over a field of the same name (Rust's `version` field and `version()` builder).
-   */
-  async member(
-    site: Site,
-    name: string,
-    depth = 0,
-    called = false,
-  ): Promise<{ owner: Site; member: Declaration } | undefined> {
-    const named = site.declaration.members?.filter((m) => m.name === name) ?? [];
-    const own = (called && named.find((m) => m.kind === "method" || m.kind === "function")) || named[0];
-    if (own) return { owner: site, member: own };
-    if (depth > this.#depth - 2) return undefined;
-    for (const base of await this.bases(site)) {
-      const found = await this.member(base, name, depth + 1, called);
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  async #lookup(written: string, file: string): Promise<readonly Site[]> {
-    const key = `${file}\0${written}`;
-    let found = this.#found.get(key);
-    if (!found) {
-      if (this.#lookups <= 0) return [];
-      this.#lookups--;
-      found = this.#world.lookup(written, file).catch(() => []);
-      this.#found.set(key, found);
-    }
-    return found;
-  }
-
-  /** A declaration's lines (its doc comment first), at most `max`, as a scope of their own. */
-  #text(site: Site, max: number): ScopeText | undefined {
-    const lines = this.#world.lines(site);
-    if (!lines) return undefined;
-    const { startLine, endLine, nameLine } = site.declaration;
-    const last = Math.min(endLine, Math.max(nameLine, startLine) + max - 1, lines.lineCount - 1);
-    const out: string[] = [];
-    for (let line = startLine; line <= last; line++) out.push(lines.line(line));
-    return new ScopeText(out.join("\n"), this.#rules.expressions.dialect);
-  }
+/** What calling one of these declarations gives: a type's instance, or a function's declared return type. */
+function called(sites: TypeSites, found: readonly Site[], owner: Site | undefined): Typed | undefined {
+  const type = found.find((s) => TYPE_KINDS.has(s.declaration.kind) && s.declaration.kind !== "type");
+  if (type) return { type: named(type.declaration.name), file: type.path, site: type };
+  const fn = found.find((s) => s.declaration.kind === "function" || s.declaration.kind === "method");
+  return fn ? sites.returned(owner ?? fn, fn.declaration, fn.path) : undefined;
 }
 
 /** Kinds of declarations that can be called. */
@@ -492,8 +372,4 @@ function literal(type: TypeExpr, rules: TypingRules): boolean {
     return real.length === 1 && literal(real[0]!, rules);
   }
   return type.kind === "other" && type.text.startsWith("{") && rules.family === "typescript";
-}
-
-function named(name: string): TypeExpr {
-  return { kind: "named", name, args: [] };
 }

@@ -113,6 +113,11 @@ export interface TypingRules {
   readonly unwrapping?: Readonly<Record<string, "inner" | "same">>;
   /** The member that calling a value of a type calls (Python's `__call__`). */
   readonly callMember?: string;
+  /**
+   * A name no declaration above binds may be a field of the type around the cursor, written without `this.` (Java,
+   * C#, C++, Kotlin, Swift): its declared type, when that type has such a field.
+   */
+  readonly implicitSelf?: boolean;
   /** Type names that mean the type that declares the member (Rust's `Self`, TypeScript's `this`). */
   readonly selfNames?: readonly string[];
   /**

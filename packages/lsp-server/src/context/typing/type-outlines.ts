@@ -4,10 +4,11 @@ import { declarationsOf } from "../declarations/find-declarations.js";
 import { sourceOf } from "../scan/snippet.js";
 import type { Declaration, LanguageSupport, ModuleHost, ParsedModule, ResolveEnv } from "../types.js";
 import type { Receiver, ValueExpr } from "./expression.js";
-import { type Site, TYPE_KINDS, TypeInference, type TypeWorld } from "./infer.js";
+import { TypeInference } from "./infer.js";
 import { declarationOutline, memberOutlines, type OutlineType, type TypeOutline } from "./outline.js";
 import type { TypingRules } from "./rules.js";
 import { ScopeText } from "./scope-text.js";
+import { type Site, TYPE_KINDS, type TypeWorld } from "./type-sites.js";
 
 /** What the edge reads through: the choice's module host and the project environment of each file. */
 export interface TypingSources {
