@@ -7,6 +7,7 @@ import type { Corpus } from "./corpus.js";
 import type { Hole } from "./hole.js";
 import type { CompletionMetrics, EditorSession } from "./lsp-client.js";
 import { chooseTabs, stableRank } from "./sample.js";
+import type { ScriptedTypeDefinitions, TypeQuestions } from "./type-answers.js";
 
 /** The part of an upstream request body the eval reads. */
 export interface SentRequest {
@@ -28,6 +29,8 @@ export interface Observation {
   readonly sent: SentRequest | undefined;
   /** The request's `$/infill/metrics`, when the server sent them (it does for a suggestion). */
   readonly metrics: CompletionMetrics | undefined;
+  /** What the editor was asked of types (`infill/typeDefinitions`) during the hole, when it answers them. */
+  readonly typeQuestions?: TypeQuestions;
 }
 
 /** The text of a file at a hole: the rest of the cursor's line removed, as while typing it. */
@@ -60,7 +63,8 @@ export class WorkspaceFiles {
 
 /**
  * For each hole: open the tabs of the scenario (their text from disk), open the current file as it is at the hole,
- * request an inline completion at the cursor, take the body the sim received, close everything.
+ * request an inline completion at the cursor, take the body the sim received, close everything. With `types`
+ * (the editor answering `infill/typeDefinitions`), it is told which hole is typed, and what it was asked is kept.
  */
 export async function runHoles(
   editor: EditorSession,
@@ -68,6 +72,7 @@ export async function runHoles(
   files: WorkspaceFiles,
   holes: readonly Hole[],
   scenario: Scenario,
+  types?: ScriptedTypeDefinitions,
 ): Promise<Observation[]> {
   const observations: Observation[] = [];
   for (const hole of holes) {
@@ -77,12 +82,14 @@ export async function runHoles(
     await editor.open(hole.file, text);
     const requestsBefore = sim.requests.length;
     const metricsBefore = editor.metrics.length;
+    types?.begin(hole);
     await editor.inline(hole.file, positionAt(text, hole.offset));
+    const typeQuestions = types?.end();
     const sent = sim.requests.slice(requestsBefore).at(-1)?.body as SentRequest | undefined;
     const metrics = editor.metrics.slice(metricsBefore).at(-1);
     await editor.close(hole.file);
     for (const tab of tabs) await editor.close(tab);
-    observations.push({ hole, sent, metrics });
+    observations.push({ hole, sent, metrics, ...(typeQuestions ? { typeQuestions } : {}) });
   }
   return observations;
 }

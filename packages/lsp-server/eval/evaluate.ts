@@ -34,6 +34,7 @@ import { findMemberHoles } from "./member-holes.js";
 import { findMemberTagHoles, hasMemberOracle } from "./member-tag-holes.js";
 import { type SampleCaps, sampleHoles } from "./sample.js";
 import { findTagHoles } from "./tag-holes.js";
+import { ScriptedTypeDefinitions } from "./type-answers.js";
 import { usageOf } from "./usage.js";
 
 /** The two configurations compared, in report order. */
@@ -44,6 +45,26 @@ export const CONFIGS = [
 
 /** A configuration's name. */
 export type ConfigName = (typeof CONFIGS)[number]["name"];
+
+/**
+ * The member-access holes' configurations (issue 24), in report order: context off; on, with what the
+ * declarations tell of types (1); and on with the editor answering `infill/typeDefinitions` too (2), from the
+ * hole's oracle as a language server would (`type-answers.ts`), on a server of its own that runs only those holes.
+ */
+export const MEMBER_CONFIGS = [
+  { name: "off", enabled: false, editor: false },
+  { name: "on", enabled: true, editor: false },
+  { name: "editor", enabled: true, editor: true },
+] as const;
+
+/** A member-access configuration's name. */
+export type MemberConfigName = (typeof MEMBER_CONFIGS)[number]["name"];
+
+/**
+ * How long the server waits for the scripted editor's answer (`context.typeDefinitionMs`, its maximum), in ms: it
+ * answers at once, so that the figure is what the answer brings, not how busy the machine is.
+ */
+const EDITOR_BUDGET_MS = 2000;
 
 /** Member-access holes of a corpus (issue 24): a proportional sample of up to 300, at most 3 per file. */
 export const MEMBER_CAPS: SampleCaps = { perStratum: 300, perFile: 3, stratified: false };
@@ -89,13 +110,15 @@ export interface CorpusResult {
   readonly declMembers?: DeclMemberResult;
 }
 
-/** The member-access holes of a corpus and what context on recalled of them. */
+/** The member-access holes of a corpus and what each configuration recalled of them. */
 export interface MemberResult {
   readonly found: readonly Hole[];
   readonly sampled: readonly Hole[];
   readonly caps: SampleCaps;
-  /** Per scenario, with context on. */
-  readonly observations: Readonly<Record<Scenario, readonly Observation[]>>;
+  /** Per configuration and scenario. */
+  readonly observations: Readonly<
+    Record<MemberConfigName, Readonly<Record<Scenario, readonly Observation[]>>>
+  >;
 }
 
 /** The declared-type member-access holes of a corpus: found, run, and recall per configuration. */
@@ -103,7 +126,10 @@ export interface DeclMemberResult {
   readonly found: readonly Hole[];
   readonly sampled: readonly Hole[];
   readonly caps: SampleCaps;
-  readonly recall: Readonly<Record<ConfigName, Readonly<Record<Scenario, Recall>>>>;
+  readonly observations: Readonly<
+    Record<MemberConfigName, Readonly<Record<Scenario, readonly Observation[]>>>
+  >;
+  readonly recall: Readonly<Record<MemberConfigName, Readonly<Record<Scenario, Recall>>>>;
 }
 
 /** Evaluate one corpus with context off and on, each configuration on a server of its own. */
@@ -127,17 +153,21 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
 
   const sim = await startSim();
   const runs = {} as Record<ConfigName, ConfigRun>;
-  let memberObservations = {} as Record<Scenario, Observation[]>;
+  const memberObservations = {} as Record<MemberConfigName, Record<Scenario, Observation[]>>;
+  const declObservations = {} as Record<MemberConfigName, Record<Scenario, readonly Observation[]>>;
   try {
-    for (const config of CONFIGS) {
+    for (const config of MEMBER_CONFIGS) {
+      // The editor's configuration runs the member-access holes alone: the other figures are off's and on's.
       const holes = {
-        holes: sampled,
-        members: config.enabled ? memberSampled : [],
+        holes: config.editor ? [] : sampled,
+        members: memberSampled,
         declMembers: declSampled,
       };
-      const run = await runConfig(sim, corpus, files, holes, session, config, options, progress);
-      runs[config.name] = run.run;
-      if (config.enabled) memberObservations = run.members;
+      const plan = config.editor ? undefined : session;
+      const run = await runConfig(sim, corpus, files, holes, plan, config, options, progress);
+      if (config.name !== "editor") runs[config.name] = run.run;
+      memberObservations[config.name] = run.members;
+      declObservations[config.name] = run.run.declMembers ?? { disk: [], tabs: [] };
     }
   } finally {
     await sim.close();
@@ -159,10 +189,11 @@ export async function evaluateCorpus(corpus: Corpus, options: EvaluateOptions): 
           found: declFound,
           sampled: declSampled,
           caps: memberCaps,
+          observations: declObservations,
           recall: Object.fromEntries(
-            CONFIGS.map(({ name }) => [
+            MEMBER_CONFIGS.map(({ name }) => [
               name,
-              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(runs[name].declMembers?.[s] ?? [])])),
+              Object.fromEntries(SCENARIOS.map((s) => [s, recallOf(declObservations[name][s])])),
             ]),
           ) as DeclMemberResult["recall"],
         };
@@ -232,16 +263,22 @@ async function runConfig(
     readonly declMembers: readonly Hole[];
   },
   plan: SessionPlan | undefined,
-  config: (typeof CONFIGS)[number],
+  config: (typeof MEMBER_CONFIGS)[number],
   options: EvaluateOptions,
   progress: (line: string) => void,
 ): Promise<{ run: ConfigRun; members: Record<Scenario, Observation[]> }> {
+  const types = config.editor ? new ScriptedTypeDefinitions() : undefined;
   const editor = await launch({
     bin: options.bin,
     baseUrl: sim.url,
     root: corpus.root,
     languageId: (file) => languageIdOf(corpus.language, file),
-    initializationOptions: { debounceMs: 0, metrics: true, context: { enabled: config.enabled } },
+    initializationOptions: {
+      debounceMs: 0,
+      metrics: true,
+      context: { enabled: config.enabled, ...(types ? { typeDefinitionMs: EDITOR_BUDGET_MS } : {}) },
+    },
+    ...(types ? { typeDefinitions: (file, positions) => types.answer(file, positions) } : {}),
   });
   const observations = {} as Record<Scenario, Observation[]>;
   const memberObservations = {} as Record<Scenario, Observation[]>;
@@ -251,7 +288,7 @@ async function runConfig(
     for (const scenario of SCENARIOS) {
       const t = performance.now();
       observations[scenario] = await runHoles(editor, sim, files, holes, scenario);
-      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario);
+      memberObservations[scenario] = await runHoles(editor, sim, files, members, scenario, types);
       progress(
         `${corpus.name}: context ${config.name}, ${scenario}: ${holes.length} holes and ${members.length} member-access holes in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
@@ -260,7 +297,7 @@ async function runConfig(
     // Last, so that every other figure is that of a run without them.
     for (const scenario of declMembers.length > 0 ? SCENARIOS : []) {
       const t = performance.now();
-      declObservations[scenario] = await runHoles(editor, sim, files, declMembers, scenario);
+      declObservations[scenario] = await runHoles(editor, sim, files, declMembers, scenario, types);
       progress(
         `${corpus.name}: context ${config.name}, ${scenario}: ${declMembers.length} member-access holes of a declared type in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );

@@ -33,6 +33,8 @@ export const MEMBER_GOALS = {
   disk: 0.9,
   tabs: 0.97,
   languages: ["TypeScript", "Go", "Rust", "Java"],
+  /** With the editor's language servers answering `infill/typeDefinitions` (Neovim), in both scenarios. */
+  editor: 0.97,
 } as const;
 
 /** The recall goals of a language: from disk (current file only) and with tabs. */
@@ -190,6 +192,13 @@ export interface MemberFigures {
   readonly outlined: Ratio;
   /** Context-selection time of the holes' requests (both scenarios, each a fresh choice with typing); ms. */
   readonly selectionMs: { readonly p50: number; readonly p99: number; readonly n: number } | undefined;
+  /**
+   * Where the editor answered `infill/typeDefinitions` (current file only): holes whose receiver the server asked
+   * about, of them those answered with a location, and positions asked anywhere else; undefined without an editor.
+   */
+  readonly questions:
+    | { readonly atReceiver: Ratio; readonly located: number; readonly elsewhere: number }
+    | undefined;
 }
 
 /** The figures of the member-access holes' observations, per scenario. */
@@ -212,9 +221,21 @@ export function memberFiguresOf(
     >,
     outlineTokens: mean(reported),
     outlined: { hits: reported.filter((t) => t > 0).length, total: disk.length },
+    questions: questionsOf(disk),
     selectionMs:
       selection.length === 0
         ? undefined
         : { p50: quantile(selection, 0.5), p99: quantile(selection, 0.99), n: selection.length },
+  };
+}
+
+/** What the editor was asked over some holes' observations; undefined when none records it (no editor). */
+export function questionsOf(observations: readonly Observation[]): MemberFigures["questions"] {
+  const asked = observations.flatMap((o) => (o.typeQuestions ? [o.typeQuestions] : []));
+  if (asked.length === 0) return undefined;
+  return {
+    atReceiver: { hits: asked.filter((q) => q.atReceiver > 0).length, total: observations.length },
+    located: asked.filter((q) => q.located > 0).length,
+    elsewhere: asked.reduce((sum, q) => sum + q.asked - q.atReceiver, 0),
   };
 }

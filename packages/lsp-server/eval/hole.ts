@@ -48,6 +48,26 @@ export interface DeclarationLine {
   readonly text: string;
 }
 
+/**
+ * What a language server answers for `textDocument/typeDefinition` at a member-access hole's receiver, as its
+ * oracle knows it: the editor's answer to `infill/typeDefinitions` when the server asks about that position.
+ */
+export interface ReceiverType {
+  /** The receiver's first character (0-based, UTF-16): x's in `x.m`, f's in `this.f.m`, `this`'s in `this.m`. */
+  readonly line: number;
+  readonly character: number;
+  /**
+   * One past the name's last character: a language server answers the same anywhere in the name (tsserver takes
+   * the token touching the position), so a question there is about the receiver too (`this.#f`: asked at `f`).
+   */
+  readonly end: number;
+  /**
+   * Where the receiver's type is declared: workspace-relative files and the 0-based lines of the type's name, first
+   * the one an editor takes; none when the oracle does not know (answered as a server that finds nothing).
+   */
+  readonly declarations: ReadonlyArray<{ readonly file: string; readonly line: number }>;
+}
+
 /** A place where completing the line needs a declaration from another file. */
 export interface Hole {
   /** `file:line:character` (1-based), stable across runs. */
@@ -77,4 +97,6 @@ export interface Hole {
    * ctags holes.
    */
   readonly crossPackage: boolean;
+  /** A member-access hole's receiver and where its type is declared; absent from the other holes. */
+  readonly receiverType?: ReceiverType;
 }

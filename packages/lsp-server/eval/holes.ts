@@ -117,25 +117,53 @@ export function findHoles(
   return holes;
 }
 
+/** The oracle's compiler over a corpus: its program, its checker, and the language service over that program. */
+export interface TypeScriptOracle {
+  readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+  /** What tsserver answers (`getTypeDefinitionAtPosition`, …), on the same program. */
+  readonly service: ts.LanguageService;
+}
+
 /** The last program made, by its root and files: both oracles read the same corpus. */
-let lastProgram: { key: string; program: ts.Program; checker: ts.TypeChecker } | undefined;
+let lastProgram: (TypeScriptOracle & { key: string }) | undefined;
 
 /**
  * The compiler's program over a corpus (absolute paths), with the workspace's package names mapped to their source
- * (`packagePaths`, workspace-relative); made once per corpus.
+ * (`packagePaths`, workspace-relative); made once per corpus, by a language service over files that do not change
+ * (so that the service answers on that very program).
  */
 export function typeScriptProgram(
   root: string,
   corpus: ReadonlySet<string>,
   packagePaths: Readonly<Record<string, readonly string[]>>,
-): { program: ts.Program; checker: ts.TypeChecker } {
+): TypeScriptOracle {
   const key = JSON.stringify([root, [...corpus], packagePaths]);
   if (lastProgram?.key === key) return lastProgram;
   const paths = Object.fromEntries(
     Object.entries(packagePaths).map(([name, targets]) => [name, [...targets]]),
   );
-  const program = ts.createProgram([...corpus], { ...COMPILER_OPTIONS, baseUrl: root, paths });
-  lastProgram = { key, program, checker: program.getTypeChecker() };
+  const options: ts.CompilerOptions = { ...COMPILER_OPTIONS, baseUrl: root, paths };
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => [...corpus],
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (fileName) => {
+      const text = ts.sys.readFile(fileName);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => root,
+    getCompilationSettings: () => options,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  const service = ts.createLanguageService(host);
+  const program = service.getProgram();
+  if (!program) throw new Error(`no TypeScript program over ${root}`);
+  lastProgram = { key, program, checker: program.getTypeChecker(), service };
   return lastProgram;
 }
 

@@ -1,7 +1,7 @@
 // The editor side: the built infill-lsp as a child process over stdio, opened on a workspace folder.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createMessageConnection,
   type InlineCompletionList,
@@ -35,6 +35,15 @@ export interface LaunchOptions {
   /** The LSP language id of a workspace-relative file, as an editor sends it in `didOpen`. */
   languageId: (file: string) => string;
   initializationOptions: Record<string, unknown>;
+  /**
+   * The editor's answer to `infill/typeDefinitions` (workspace-relative file, positions as sent; per position a
+   * declaration's file and line, or null): given, the client advertises the capability at `initialize` and answers
+   * with it; absent, it neither advertises nor answers.
+   */
+  typeDefinitions?: (
+    file: string,
+    positions: readonly Position[],
+  ) => ReadonlyArray<{ file: string; line: number } | null>;
 }
 
 /** One edit of a `textDocument/copilotInlineEdit` answer, as copilot-lsp reads it. */
@@ -103,17 +112,44 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
   rpc.onNotification("window/logMessage", (m: { type: number; message: string }) => {
     if (m.type === 1) errors.push(m.message);
   });
+  const rootUri = pathToFileURL(options.root).href;
+  const uriOf = (file: string) => pathToFileURL(path.join(options.root, file)).href;
+  const answer = options.typeDefinitions;
+  if (answer) {
+    rpc.onRequest(
+      "infill/typeDefinitions",
+      (params: { textDocument: { uri: string }; positions: Position[] }) => {
+        const file = path
+          .relative(options.root, fileURLToPath(params.textDocument.uri))
+          .split(path.sep)
+          .join("/");
+        // As Neovim answers: one `Location` or null per position (only the line matters to the server).
+        return answer(file, params.positions).map((found) =>
+          found
+            ? {
+                uri: uriOf(found.file),
+                range: {
+                  start: { line: found.line, character: 0 },
+                  end: { line: found.line, character: 0 },
+                },
+              }
+            : null,
+        );
+      },
+    );
+  }
   rpc.onRequest(() => null);
   rpc.listen();
 
-  const rootUri = pathToFileURL(options.root).href;
-  const uriOf = (file: string) => pathToFileURL(path.join(options.root, file)).href;
   const versions = new Map<string, number>();
   await rpc.sendRequest("initialize", {
     processId: process.pid,
     rootUri,
     workspaceFolders: [{ uri: rootUri, name: path.basename(options.root) }],
-    capabilities: { workspace: { workspaceFolders: true } },
+    capabilities: {
+      workspace: { workspaceFolders: true },
+      ...(answer ? { experimental: { infill: { typeDefinitions: true } } } : {}),
+    },
     initializationOptions: options.initializationOptions,
   });
   await rpc.sendNotification("initialized", {});

@@ -8,7 +8,7 @@ import { plannedCorpora, selectedCorpora } from "./corpus-plan.js";
 import { provisionCtags, runCtags } from "./ctags.js";
 import { type CorpusResult, evaluateCorpus } from "./evaluate.js";
 import { missesOf } from "./misses.js";
-import { formatCorpus, formatDeclMemberSummary, formatSummary } from "./report.js";
+import { formatCorpus, formatMemberSummary, formatSummary } from "./report.js";
 import type { SampleCaps } from "./sample.js";
 import { serverLine } from "./server-line.js";
 
@@ -69,7 +69,7 @@ try {
     rmSync(loaded.root, { recursive: true, force: true });
   }
   console.log(formatSummary(results).join("\n"));
-  const members = formatDeclMemberSummary(results);
+  const members = formatMemberSummary(results);
   if (members.length > 0) console.log(`\n${members.join("\n")}`);
   console.log(`\n(${results.length} corpora in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 } finally {

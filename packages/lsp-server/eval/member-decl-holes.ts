@@ -114,6 +114,8 @@ export function typeOfTyperef(typeref: string): DeclaredType | undefined {
 interface MemberIndex {
   /** A type's one defining file, for types defined (as a type) in exactly one file. */
   readonly typeFile: ReadonlyMap<string, string>;
+  /** The 1-based line of that type's first tag in that file: where a language server says the type is declared. */
+  readonly typeLine: ReadonlyMap<string, number>;
   /** Per type name, the tags of its own members, by member name. */
   readonly members: ReadonlyMap<string, ReadonlyMap<string, readonly Tag[]>>;
   /** Per file, its tags. */
@@ -129,6 +131,7 @@ function indexMembers(tags: readonly Tag[], spec: ReceiverSpec): MemberIndex {
   const typeKinds = new Set(spec.types);
   const memberKinds = new Set(spec.members);
   const files = new Map<string, Set<string>>();
+  const firstLine = new Map<string, number>();
   const members = new Map<string, Map<string, Tag[]>>();
   const byFile = new Map<string, Tag[]>();
   for (const tag of tags) {
@@ -139,6 +142,8 @@ function indexMembers(tags: readonly Tag[], spec: ReceiverSpec): MemberIndex {
       const set = files.get(tag.name) ?? new Set<string>();
       set.add(tag.file);
       files.set(tag.name, set);
+      const key = `${tag.name}\0${tag.file}`;
+      firstLine.set(key, Math.min(firstLine.get(key) ?? tag.line, tag.line));
     }
     if (
       memberKinds.has(tag.kind) &&
@@ -158,8 +163,14 @@ function indexMembers(tags: readonly Tag[], spec: ReceiverSpec): MemberIndex {
     }
   }
   const typeFile = new Map<string, string>();
-  for (const [name, set] of files) if (set.size === 1) typeFile.set(name, [...set][0]!);
-  return { typeFile, members, byFile };
+  const typeLine = new Map<string, number>();
+  for (const [name, set] of files) {
+    if (set.size !== 1) continue;
+    const file = [...set][0]!;
+    typeFile.set(name, file);
+    typeLine.set(name, firstLine.get(`${name}\0${file}`)!);
+  }
+  return { typeFile, typeLine, members, byFile };
 }
 
 /** The innermost function or method tag of a file whose lines hold `line` (1-based). */
@@ -286,6 +297,13 @@ export function findMemberDeclHoles(
         declarations,
         imports: reach.imports(file),
         crossPackage: false,
+        // x's declared type is what jdtls, clangd or OmniSharp answers at x: the class's own tag.
+        receiverType: {
+          line,
+          character: start - lineStarts[line]!,
+          end: start - lineStarts[line]! + x.length,
+          declarations: [{ file: typeFile, line: index.typeLine.get(type.name)! - 1 }],
+        },
       });
     }
   }

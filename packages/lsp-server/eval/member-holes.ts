@@ -3,7 +3,7 @@
 // server's typing rules.
 import path from "node:path";
 import ts from "typescript";
-import type { DeclarationLine, Hole, Receiver } from "./hole.js";
+import type { DeclarationLine, Hole, Receiver, ReceiverType } from "./hole.js";
 import { importedFiles, isTypeScriptSource, trimmedLine, typeScriptProgram } from "./holes.js";
 
 /**
@@ -26,7 +26,7 @@ export function findMemberHoles(
   const absolute = (file: string) => path.join(root, file);
   const relative = (fileName: string) => path.relative(root, fileName).split(path.sep).join("/");
   const corpus = new Set(files.filter(isTypeScriptSource).map(absolute));
-  const { program, checker } = typeScriptProgram(root, corpus, packagePaths);
+  const { program, checker, service } = typeScriptProgram(root, corpus, packagePaths);
   const holes: Hole[] = [];
   for (const file of [...files].filter(isTypeScriptSource).sort()) {
     const source = program.getSourceFile(absolute(file));
@@ -78,6 +78,32 @@ export function findMemberHoles(
       declarations,
       imports,
       crossPackage: false,
+      receiverType: receiverTypeOf(access.expression, source),
+    };
+  }
+
+  /**
+   * What tsserver answers for `textDocument/typeDefinition` at the receiver's name (x, or f of `this.f`, or
+   * `this`): the language service's own `getTypeDefinitionAtPosition` on the oracle's program, its corpus files
+   * kept (without the default library there are no others), each definition's name line.
+   */
+  function receiverTypeOf(expression: ts.Expression, source: ts.SourceFile): ReceiverType {
+    const name = ts.isPropertyAccessExpression(expression) ? expression.name : expression;
+    const start = name.getStart(source);
+    const at = source.getLineAndCharacterOfPosition(start);
+    const declarations = (service.getTypeDefinitionAtPosition(source.fileName, start) ?? []).flatMap(
+      (definition) => {
+        const declaring = program.getSourceFile(definition.fileName);
+        if (!declaring || !corpus.has(path.normalize(declaring.fileName))) return [];
+        const { line } = declaring.getLineAndCharacterOfPosition(definition.textSpan.start);
+        return [{ file: relative(declaring.fileName), line }];
+      },
+    );
+    return {
+      line: at.line,
+      character: at.character,
+      end: at.character + name.getEnd() - start,
+      declarations,
     };
   }
 }

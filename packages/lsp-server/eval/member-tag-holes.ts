@@ -2,7 +2,7 @@
 // where m is a member (method or field) that exactly one type of the corpus declares, so that whatever x holds, m
 // is that type's. Shares no code with the server's typing rules. Pure.
 import type { Tag } from "./ctags.js";
-import type { DeclarationLine, Hole, Receiver } from "./hole.js";
+import type { DeclarationLine, Hole, Receiver, ReceiverType } from "./hole.js";
 import { LANGUAGES, type Language } from "./languages.js";
 import { type CorpusView, ReachIndex } from "./reach.js";
 import { blankNonCode } from "./source-lexer.js";
@@ -100,12 +100,16 @@ export function findMemberTagHoles(
   const inCorpus = tags.filter((t) => corpus.has(t.file));
   const owners = memberOwners(inCorpus, rules.members);
   const typeFiles = new Map<string, Set<string>>();
+  /** A type's first tag line (1-based) in each file declaring it. */
+  const typeLines = new Map<string, number>();
   for (const t of inCorpus) {
     if (!rules.types.has(t.kind)) continue;
     const key = typeKey(language, t.name, t.scope);
     const set = typeFiles.get(key) ?? new Set<string>();
     set.add(t.file);
     typeFiles.set(key, set);
+    const at = `${key}\0${t.file}`;
+    typeLines.set(at, Math.min(typeLines.get(at) ?? t.line, t.line));
   }
   const view: CorpusView = { files, text: (file) => blankNonCode(read(file) ?? "", spec.syntax, false) };
   const reach = new ReachIndex(language, view);
@@ -123,7 +127,8 @@ export function findMemberTagHoles(
       if (!owner || use.member.length < MIN_NAME || TOO_COMMON.has(use.member)) continue;
       if (LIBRARY_MEMBERS[language]?.has(use.member)) continue;
       if (!validReceiver(use, language, imported)) continue;
-      const declaredIn = typeFiles.get(typeKey(language, owner.type, owner.scope));
+      const ownerKey = typeKey(language, owner.type, owner.scope);
+      const declaredIn = typeFiles.get(ownerKey);
       if (declaredIn?.size !== 1 || declaredIn.has(file)) continue;
       if (owner.tags.some((t) => t.file === file)) continue;
       const declarations: DeclarationLine[] = owner.tags
@@ -144,10 +149,37 @@ export function findMemberTagHoles(
         declarations,
         imports: reach.imports(file),
         crossPackage: false,
+        receiverType: receiverTypeOf(
+          use,
+          starts,
+          [...declaredIn][0]!,
+          typeLines.get(`${ownerKey}\0${[...declaredIn][0]}`),
+        ),
       });
     }
   }
   return holes;
+}
+
+/**
+ * What pyright, gopls or rust-analyzer answers at x, as far as this oracle knows: m's one owning type (x's type
+ * when x's type declares m, not when a base or an embedded struct does; the oracle cannot tell). At `self` the
+ * answer would be the enclosing class, in the current file, which the server leaves out: none here.
+ */
+function receiverTypeOf(
+  use: Access,
+  starts: readonly number[],
+  typeFile: string,
+  typeLine: number | undefined,
+): ReceiverType {
+  const line = lineAt(starts, use.start);
+  return {
+    line,
+    character: use.start - starts[line]!,
+    end: use.start - starts[line]! + use.name.length,
+    declarations:
+      use.receiver === "self" || typeLine === undefined ? [] : [{ file: typeFile, line: typeLine - 1 }],
+  };
 }
 
 /** A member name's one owning type (its scope as ctags writes it, and the type's name), and its tags. */
@@ -193,6 +225,8 @@ interface Access {
   readonly name: string;
   /** x follows a `.` itself. */
   readonly chained: boolean;
+  /** Where x starts. */
+  readonly start: number;
 }
 
 function* accesses(code: string): Generator<Access> {
@@ -209,7 +243,7 @@ function* accesses(code: string): Generator<Access> {
     if (!/^[A-Za-z_]/.test(name)) continue;
     const chained = code[start - 1] === ".";
     const receiver: Receiver = name === "self" ? "self" : chained ? "field" : "name";
-    yield { member, cursor: dot + 1, receiver, name, chained };
+    yield { member, cursor: dot + 1, receiver, name, chained, start };
   }
 }
 

@@ -1,27 +1,32 @@
 // The holes a configuration missed, one JSON object a line: what to look at when a recall figure falls short.
 import { SCENARIOS } from "./drive.js";
-import { CONFIGS, type CorpusResult } from "./evaluate.js";
+import { type CorpusResult, MEMBER_CONFIGS } from "./evaluate.js";
 import { recalled } from "./figures.js";
 
 /**
  * Every hole whose request held none of its declaration lines, per configuration and scenario, as JSON lines:
- * the corpus, which holes (`name`; `member access`, run with context on only; `member access, declared type`, the
- * Java, C# and C++ oracle's), configuration, scenario, hole (id, name, stratum, pattern), its declaration lines,
- * and the request's last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by
- * construction.
+ * the corpus, which holes (`name`; `member access`; `member access, declared type`, the Java, C# and C++
+ * oracle's), configuration (`off`, `on`, and `editor`: on with the editor answering `infill/typeDefinitions`, which
+ * runs the member-access holes only), scenario, hole (id, name, stratum, pattern), its declaration lines, and the
+ * request's last line (where the cursor was). Holes of `off` are listed too: there recall is 0 by construction.
  */
 export function missesOf(result: CorpusResult): string[] {
   const lines: string[] = [];
-  for (const { name: config } of CONFIGS) {
+  for (const { name: config } of MEMBER_CONFIGS) {
     for (const scenario of SCENARIOS) {
-      const run = result.runs[config];
       const observations = [
-        ...run.observations[scenario].map((o) => ({ ...o, holes: "name" })),
-        ...(config === "on" ? (result.members.observations[scenario] ?? []) : []).map((o) => ({
+        ...(config === "editor" ? [] : result.runs[config].observations[scenario]).map((o) => ({
+          ...o,
+          holes: "name",
+        })),
+        ...(result.members.observations[config]?.[scenario] ?? []).map((o) => ({
           ...o,
           holes: "member access",
         })),
-        ...(run.declMembers?.[scenario] ?? []).map((o) => ({ ...o, holes: "member access, declared type" })),
+        ...(result.declMembers?.observations[config]?.[scenario] ?? []).map((o) => ({
+          ...o,
+          holes: "member access, declared type",
+        })),
       ];
       for (const { hole, sent, holes } of observations) {
         if (recalled(hole, sent)) continue;

@@ -1,11 +1,18 @@
 // The printed report: per corpus, context off and on side by side with the goals; then one line per corpus with
 // the headline figures off → on against the goals. Pure.
-import { SCENARIOS, type Scenario } from "./drive.js";
-import { CONFIGS, type ConfigName, type CorpusResult } from "./evaluate.js";
+import { type Observation, SCENARIOS, type Scenario } from "./drive.js";
+import {
+  CONFIGS,
+  type ConfigName,
+  type CorpusResult,
+  MEMBER_CONFIGS,
+  type MemberConfigName,
+} from "./evaluate.js";
 import {
   type ConfigFigures,
   GOALS,
   MEMBER_GOALS,
+  type MemberFigures,
   memberFiguresOf,
   type Ratio,
   type Recall,
@@ -200,50 +207,114 @@ function memberGoals(language: Language): boolean {
   return (MEMBER_GOALS.languages as readonly string[]).includes(language);
 }
 
-/** The member-access holes' rows of a corpus's block (context on only: off has no outline to show). */
+/** The member-access configurations' column headings. */
+const MEMBER_COLUMNS: Record<MemberConfigName, string> = {
+  off: "context off",
+  on: "on: (1)",
+  editor: "on: (1)+(2)",
+};
+
+/** The member-access rows' column width: their cells (`54.31 / 1191.59`) are wider than the others'. */
+const MEMBER_COLUMN = 18;
+
+/** `label  off  (1)  (1)+(2)  goal`, padded. */
+function memberRow(label: string, cells: Record<MemberConfigName, string>, goal = ""): string {
+  const values = MEMBER_CONFIGS.map(({ name }) => cells[name].padStart(MEMBER_COLUMN)).join("");
+  return `  ${label.padEnd(LABEL)}${values}   ${goal}`.trimEnd();
+}
+
+/** A row's cells, one per member-access configuration. */
+function memberCells(cell: (config: MemberConfigName) => string): Record<MemberConfigName, string> {
+  return Object.fromEntries(MEMBER_CONFIGS.map(({ name }) => [name, cell(name)])) as Record<
+    MemberConfigName,
+    string
+  >;
+}
+
+/** The goals of a scenario's member recall: (1)'s where the issue names the language, and (1)+(2)'s. */
+function memberGoalText(language: Language, scenario: Scenario): string {
+  const alone = memberGoals(language) ? `(1) ≥ ${MEMBER_GOALS[scenario].toFixed(2)}, ` : "";
+  return `${alone}(1)+(2) ≥ ${MEMBER_GOALS.editor.toFixed(2)} (issue 24)`;
+}
+
+/** The rows shared by both kinds of member-access holes: what the editor was asked, outline tokens, time. */
+function memberFigureRows(figures: Record<MemberConfigName, MemberFigures>): string[] {
+  const questions = figures.editor.questions;
+  const selection = (f: MemberFigures) =>
+    f.selectionMs ? `${fixed(f.selectionMs.p50, 2)} / ${fixed(f.selectionMs.p99, 2)}` : "n/a";
+  return [
+    memberRow(
+      "  receivers the editor was asked of, disk",
+      memberCells((c) =>
+        c === "editor" && questions ? `${questions.atReceiver.hits}/${questions.atReceiver.total}` : "-",
+      ),
+    ),
+    memberRow(
+      "    located (positions asked elsewhere)",
+      memberCells((c) =>
+        c === "editor" && questions ? `${questions.located} (${questions.elsewhere})` : "-",
+      ),
+    ),
+    memberRow(
+      "  outline tokens (mean) / requests with one, disk",
+      memberCells((c) =>
+        c === "off"
+          ? "-"
+          : `${fixed(figures[c].outlineTokens, 0)} / ${figures[c].outlined.hits}/${figures[c].outlined.total}`,
+      ),
+    ),
+    memberRow(
+      "  selection p50 / p99 (ms), these holes",
+      memberCells((c) => (c === "off" ? "-" : selection(figures[c]))),
+      `p50 < ${GOALS.selectionP50Ms}, p99 < ${GOALS.selectionP99Ms}`,
+    ),
+  ];
+}
+
+/** Each member-access configuration's figures of some holes. */
+function memberFiguresByConfig(
+  observations: Readonly<Record<MemberConfigName, Readonly<Record<Scenario, readonly Observation[]>>>>,
+): Record<MemberConfigName, MemberFigures> {
+  return Object.fromEntries(
+    MEMBER_CONFIGS.map(({ name }) => [name, memberFiguresOf(observations[name])]),
+  ) as Record<MemberConfigName, MemberFigures>;
+}
+
+/**
+ * The member-access holes' rows of a corpus's block: context off, on with the declarations' types (1), and on with
+ * the editor's answers too (2).
+ */
 function memberLines(result: CorpusResult): string[] {
   const { found, sampled, observations } = result.members;
   // A corpus whose member holes come from the declared-type oracle only has those rows instead.
   if (found.length === 0 && result.declMembers) return [];
   if (found.length === 0)
     return [`  member-access holes (x.m, m's type declared in another file): none found`];
-  const figures = memberFiguresOf(observations);
-  const goal = (scenario: Scenario) =>
-    memberGoals(result.corpus.language) ? `≥ ${MEMBER_GOALS[scenario].toFixed(2)} (issue 24)` : "";
+  const figures = memberFiguresByConfig(observations);
   const lines = [
-    `  member-access holes (x.m, m's type declared in another file): found ${found.length} (${counts(found, RECEIVERS, (h) => h.stratum as (typeof RECEIVERS)[number])}), run ${sampled.length} with context on (${samplingOf(result.members.caps)})`,
+    `  member-access holes (x.m, m's type declared in another file): found ${found.length} (${counts(found, RECEIVERS, (h) => h.stratum as (typeof RECEIVERS)[number])}), run ${sampled.length} in each configuration (${samplingOf(result.members.caps)})`,
+    memberRow("", MEMBER_COLUMNS, "goal"),
   ];
   for (const scenario of SCENARIOS) {
     lines.push(
-      row(
+      memberRow(
         `member ${SCENARIO_LABELS[scenario]}`,
-        { off: "-", on: share(figures.recall[scenario].all) },
-        goal(scenario),
+        memberCells((c) => share(figures[c].recall[scenario].all)),
+        memberGoalText(result.corpus.language, scenario),
       ),
     );
     for (const receiver of RECEIVERS) {
       const n = sampled.filter((h) => h.stratum === receiver).length;
       if (n > 0)
         lines.push(
-          row(`    ${RECEIVER_LABELS[receiver]} (${n})`, {
-            off: "-",
-            on: share(figures.recall[scenario].byStratum[receiver]),
-          }),
+          memberRow(
+            `    ${RECEIVER_LABELS[receiver]} (${n})`,
+            memberCells((c) => share(figures[c].recall[scenario].byStratum[receiver])),
+          ),
         );
     }
   }
-  const selection = figures.selectionMs;
-  lines.push(
-    row("  mean outline tokens / requests with an outline, disk", {
-      off: "-",
-      on: `${fixed(figures.outlineTokens, 0)} / ${figures.outlined.hits}/${figures.outlined.total}`,
-    }),
-    row(
-      "  context selection p50 / p99 (ms), these holes",
-      { off: "-", on: selection ? `${fixed(selection.p50, 2)} / ${fixed(selection.p99, 2)}` : "n/a" },
-      `p50 < ${GOALS.selectionP50Ms}, p99 < ${GOALS.selectionP99Ms}`,
-    ),
-  );
+  lines.push(...memberFigureRows(figures));
   return lines;
 }
 
@@ -261,68 +332,84 @@ function declMemberLines(result: CorpusResult): string[] {
   const lines = [
     `  member access of a value (x.m${LANGUAGES[corpus.language].receivers?.operators.includes("->") ? ", x->m" : ""}; x a local, parameter or field whose declared type is a class of another file; m its own member): found ${members.found.length}: ${counts(members.found, strata, (h) => h.stratum)}; ${counts(members.found, patterns, (h) => h.pattern)}`,
     `  member-access holes run ${members.sampled.length} (${samplingOf(members.caps)}): ${counts(members.sampled, strata, (h) => h.stratum)}`,
+    memberRow("", MEMBER_COLUMNS, "goal"),
   ];
   for (const scenario of SCENARIOS) {
     const cells = (pick: (r: Recall) => Ratio | undefined) =>
-      Object.fromEntries(
-        CONFIGS.map(({ name }) => [name, share(pick(members.recall[name][scenario]))]),
-      ) as Record<ConfigName, string>;
+      memberCells((c) => share(pick(members.recall[c][scenario])));
     lines.push(
-      row(
+      memberRow(
         DECL_MEMBER_LABELS[scenario],
         cells((r) => r.all),
+        memberGoalText(corpus.language, scenario),
       ),
     );
     for (const stratum of strata) {
       const n = members.sampled.filter((h) => h.stratum === stratum).length;
       lines.push(
-        row(
+        memberRow(
           `    ${STRATUM_LABELS[stratum]} (${n})`,
           cells((r) => r.byStratum[stratum]),
         ),
       );
     }
   }
+  lines.push(...memberFigureRows(memberFiguresByConfig(members.observations)));
   return lines;
 }
 
 /**
- * One line per corpus with member-access holes of a declared type (Java, C#, C++): recall off → on in both
- * scenarios (issue 24's goals, {@link MEMBER_GOALS}, marked for the languages they name).
+ * One line per corpus and kind of member-access holes (of an inferred or declared type: TypeScript, Python, Go,
+ * Rust; of a declared type: Java, C#, C++): recall off → on with (1) → on with (1)+(2) in both scenarios, the
+ * outline tokens with (1) and with (1)+(2), and the holes whose receiver's type the editor located; ✓/✗ against
+ * issue 24's goals ({@link MEMBER_GOALS}: (1)'s in the languages it names, (1)+(2)'s in every one).
  */
-export function formatDeclMemberSummary(results: readonly CorpusResult[]): string[] {
-  const withMembers = results.filter((r) => r.declMembers);
-  if (withMembers.length === 0) return [];
-  const rows = withMembers.map((r) => {
-    const m = r.declMembers!;
-    const cell = (scenario: Scenario) =>
-      offOn(
-        share(m.recall.off[scenario].all),
-        share(m.recall.on[scenario].all),
-        memberGoals(r.corpus.language)
-          ? ratioOk(m.recall.on[scenario].all, MEMBER_GOALS[scenario])
-          : undefined,
-      );
-    return [
-      r.corpus.language,
-      `${r.corpus.name}${r.corpus.role === "tuning" ? " (tuning)" : ""}`,
-      String(m.sampled.length),
-      cell("disk"),
-      cell("tabs"),
+export function formatMemberSummary(results: readonly CorpusResult[]): string[] {
+  const rows = results.flatMap((r) => {
+    const kinds = [
+      ...(r.members.sampled.length > 0
+        ? [{ kind: "", holes: r.members.sampled, obs: r.members.observations }]
+        : []),
+      ...(r.declMembers
+        ? [{ kind: " (declared type)", holes: r.declMembers.sampled, obs: r.declMembers.observations }]
+        : []),
     ];
+    return kinds.map(({ kind, holes, obs }) => {
+      const figures = memberFiguresByConfig(obs);
+      const cell = (scenario: Scenario) => {
+        const on = figures.on.recall[scenario].all;
+        const editor = figures.editor.recall[scenario].all;
+        const mark = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? " ✓" : " ✗");
+        const alone = memberGoals(r.corpus.language) ? ratioOk(on, MEMBER_GOALS[scenario]) : undefined;
+        return `${share(figures.off.recall[scenario].all)} → ${share(on)}${mark(alone)} → ${share(editor)}${mark(ratioOk(editor, MEMBER_GOALS.editor))}`;
+      };
+      const located = figures.editor.questions;
+      return [
+        r.corpus.language,
+        `${r.corpus.name}${kind}${r.corpus.role === "tuning" ? " (tuning)" : ""}`,
+        String(holes.length),
+        cell("disk"),
+        cell("tabs"),
+        `${fixed(figures.on.outlineTokens, 0)} / ${fixed(figures.editor.outlineTokens, 0)}`,
+        located ? `${located.located}/${located.atReceiver.total}` : "n/a",
+      ];
+    });
   });
+  if (rows.length === 0) return [];
   const headings = [
     "language",
     "corpus",
     "holes",
     "member recall, current file only",
     "member recall, with tabs",
+    "outline tokens",
+    "located",
   ];
   const widths = headings.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (values: readonly string[]) =>
     `  ${values.map((v, i) => (i < 2 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join("  ")}`.trimEnd();
   return [
-    `member access summary (of a declared type: Java, C#, C++), context off → on; ✓/✗ against issue 24's goals on "on" in the languages it names (${MEMBER_GOALS.languages.join(", ")}): ≥ ${MEMBER_GOALS.disk} (current file only) and ≥ ${MEMBER_GOALS.tabs} (with the type's file open)`,
+    `member access summary: context off → on with (1) → on with (1)+(2); (1) the types the declarations tell, (2) the editor answering infill/typeDefinitions from the oracle as its language server would; outline tokens (1) / (1)+(2); located: holes whose receiver's type the editor gave (current file only); ✓/✗ against issue 24's goals: (1) ≥ ${MEMBER_GOALS.disk} (current file only) and ≥ ${MEMBER_GOALS.tabs} (with the type's file open) in ${MEMBER_GOALS.languages.join(", ")}, (1)+(2) ≥ ${MEMBER_GOALS.editor} in both`,
     line(headings),
     ...rows.map(line),
   ];
@@ -364,7 +451,7 @@ const SUMMARY_COLUMNS: readonly SummaryColumn[] = [
       heading: scenario === "disk" ? "member recall, file only" : "member recall, tabs",
       cell: (r) => {
         if (r.members.sampled.length === 0) return "n/a";
-        const recall = memberFiguresOf(r.members.observations).recall[scenario].all;
+        const recall = memberFiguresOf(r.members.observations.on).recall[scenario].all;
         const goal = memberGoals(r.corpus.language) ? ratioOk(recall, MEMBER_GOALS[scenario]) : undefined;
         return `${share(recall)}${goal === undefined ? "" : goal ? " ✓" : " ✗"} (${recall.total})`;
       },
@@ -375,7 +462,7 @@ const SUMMARY_COLUMNS: readonly SummaryColumn[] = [
     cell: (r) =>
       r.members.sampled.length === 0
         ? "n/a"
-        : fixed(memberFiguresOf(r.members.observations).outlineTokens, 0),
+        : fixed(memberFiguresOf(r.members.observations.on).outlineTokens, 0),
   },
   {
     heading: "over budget",

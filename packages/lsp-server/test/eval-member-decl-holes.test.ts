@@ -98,6 +98,8 @@ function holesOf(language: Language, files: Record<string, string>, tagLines: st
     h.pattern,
     h.stratum,
     h.declarations.map((d) => `${d.file}:${d.line + 1}`),
+    // The receiver, and where a language server says its type is declared.
+    `${h.receiverType!.line + 1}:${h.receiverType!.character + 1} ${h.receiverType!.declarations.map((d) => `${d.file}:${d.line + 1}`).join(",")}`,
   ]);
 }
 
@@ -147,10 +149,10 @@ describe("findMemberDeclHoles", () => {
       `,
     );
     expect(holes).toEqual([
-      ["a/App.java:7:11", "find", "member", "import", ["b/Store.java:3"]],
-      ["a/App.java:8:11", "size", "member", "import", ["b/Store.java:4"]],
-      ["a/App.java:9:11", "find", "member", "import", ["b/Store.java:3"]],
-      ["a/App.java:10:16", "find", "member", "import", ["b/Store.java:3"]],
+      ["a/App.java:7:11", "find", "member", "import", ["b/Store.java:3"], "7:5 b/Store.java:2"],
+      ["a/App.java:8:11", "size", "member", "import", ["b/Store.java:4"], "8:5 b/Store.java:2"],
+      ["a/App.java:9:11", "find", "member", "import", ["b/Store.java:3"], "9:5 b/Store.java:2"],
+      ["a/App.java:10:16", "find", "member", "import", ["b/Store.java:3"], "10:10 b/Store.java:2"],
       // `Store.open()`: a type's static member (the name holes' business); `other.local`: another value's member;
       // `local.hidden()`: private to Store.
     ]);
@@ -185,8 +187,8 @@ describe("findMemberDeclHoles", () => {
       `,
     );
     expect(holes).toEqual([
-      ["db/db.cc:4:6", "Get", "arrow", "import", ["db/table.h:3", "db/table.cc:2"]],
-      ["db/db.cc:5:9", "Get", "member", "import", ["db/table.h:3", "db/table.cc:2"]],
+      ["db/db.cc:4:6", "Get", "arrow", "import", ["db/table.h:3", "db/table.cc:2"], "4:3 db/table.h:1"],
+      ["db/db.cc:5:9", "Get", "member", "import", ["db/table.h:3", "db/table.cc:2"], "5:3 db/table.h:1"],
       // `local->`: a value, not a pointer; `opts.`: Options is no corpus class.
     ]);
   });

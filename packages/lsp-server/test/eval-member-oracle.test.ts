@@ -9,10 +9,13 @@ import { isSourceOf, type Language } from "../eval/languages.js";
 import { findMemberHoles } from "../eval/member-holes.js";
 import { findMemberTagHoles } from "../eval/member-tag-holes.js";
 
+/** A hole as a line: id, member, stratum, m's declarations; then the receiver and what a language server says of its type there. */
 const rows = (holes: ReturnType<typeof findMemberHoles>) =>
-  holes.map(
-    (h) => `${h.id} ${h.name} ${h.stratum} ${h.declarations.map((d) => `${d.file}:${d.line + 1}`).join(",")}`,
-  );
+  holes.map((h) => {
+    const r = h.receiverType;
+    const type = r?.declarations.map((d) => `${d.file}:${d.line + 1}`).join(",") || "none";
+    return `${h.id} ${h.name} ${h.stratum} ${h.declarations.map((d) => `${d.file}:${d.line + 1}`).join(",")} receiver ${r ? `${r.line + 1}:${r.character + 1}-${r.end + 1}` : "?"} type ${type}`;
+  });
 
 describe("the TypeScript member oracle", () => {
   const root = mkdtempSync(path.join(tmpdir(), "infill-member-oracle-"));
@@ -44,9 +47,9 @@ describe("the TypeScript member oracle", () => {
 
   it("finds x.m for locals, parameters and fields whose type another file declares; not an imported class's", () => {
     expect(rows(findMemberHoles(root, Object.keys(files).sort()))).toEqual([
-      "src/app.ts:7:10 deliver name src/client.ts:2",
-      "src/app.ts:8:11 close name src/client.ts:3",
-      "src/app.ts:9:17 close field src/client.ts:3",
+      "src/app.ts:7:10 deliver name src/client.ts:2 receiver 7:5-9 type src/client.ts:1",
+      "src/app.ts:8:11 close name src/client.ts:3 receiver 8:5-10 type src/client.ts:1",
+      "src/app.ts:9:17 close field src/client.ts:3 receiver 9:10-16 type src/client.ts:1",
     ]);
   });
 });
@@ -86,7 +89,7 @@ describe("the ctags member oracle", () => {
         tag("Register", "func", "reg/registry.go:7", "reg.Registry", "struct"),
         tag("String", "func", "reg/registry.go:8", "reg.Registry", "struct"),
       ]),
-    ).toEqual(["main.go:7:4 Register name reg/registry.go:7"]);
+    ).toEqual(["main.go:7:4 Register name reg/registry.go:7 receiver 7:2-3 type reg/registry.go:3"]);
   });
 
   it("Python: self.m of a base in another module, x.m of a value; not a member two classes declare", () => {
@@ -107,7 +110,11 @@ describe("the ctags member oracle", () => {
         tag("App", "class", "pkg/app.py:3"),
         tag("run", "member", "pkg/app.py:4", "App", "class"),
       ]),
-    ).toEqual(["pkg/app.py:5:14 log self pkg/base.py:2", "pkg/app.py:7:21 log field pkg/base.py:2"]);
+    ).toEqual([
+      // At `self` a language server answers the enclosing class, in the current file: the oracle says none.
+      "pkg/app.py:5:14 log self pkg/base.py:2 receiver 5:9-13 type none",
+      "pkg/app.py:7:21 log field pkg/base.py:2 receiver 7:14-20 type pkg/base.py:1",
+    ]);
   });
 
   it("Rust: a method of one type's impl blocks; not a name the standard types have", () => {
@@ -122,6 +129,6 @@ describe("the ctags member oracle", () => {
         tag("install", "method", "src/pool.rs:3", "Pool", "implementation"),
         tag("len", "method", "src/pool.rs:4", "Pool", "implementation"),
       ]),
-    ).toEqual(["src/main.rs:3:7 install name src/pool.rs:3"]);
+    ).toEqual(["src/main.rs:3:7 install name src/pool.rs:3 receiver 3:5-6 type src/pool.rs:1"]);
   });
 });

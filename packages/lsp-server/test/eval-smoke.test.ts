@@ -9,9 +9,9 @@ import { folderCorpus, HELD_OUT } from "../eval/corpus.js";
 import { parseTags } from "../eval/ctags.js";
 import { DEBIAN_CORPORA } from "../eval/debian-corpora.js";
 import { positionAt, textAtHole } from "../eval/drive.js";
-import { CONFIGS, type CorpusResult, evaluateCorpus } from "../eval/evaluate.js";
+import { CONFIGS, type CorpusResult, evaluateCorpus, MEMBER_CONFIGS } from "../eval/evaluate.js";
 import { quantile, recalled } from "../eval/figures.js";
-import { formatCorpus, formatSummary } from "../eval/report.js";
+import { formatCorpus, formatMemberSummary, formatSummary } from "../eval/report.js";
 import { chooseTabs, sampleHoles } from "../eval/sample.js";
 
 const BIN = fileURLToPath(new URL("../dist/infill-lsp.js", import.meta.url));
@@ -108,6 +108,34 @@ describe("context eval, on a fixture corpus", () => {
     expect(report).toMatch(/recall, current file only \(imports from disk\) +0\.000 +\d\.\d{3} +≥ 0\.85/);
     expect(formatSummary([result]).join("\n")).toMatch(
       /TypeScript +eval-fixture \(tuning\) +6 +0\.000 → \d\.\d{3} [✓✗] +0\.000 → \d\.\d{3} [✓✗]/,
+    );
+  });
+  it("runs the member-access holes off, on, and on with an editor that locates the receiver's type", () => {
+    const { sampled, observations } = result.members;
+    expect(sampled.map((h) => `${h.id} ${h.name}`)).toEqual(["src/app.ts:14:35 x", "src/app.ts:14:40 y"]);
+    for (const { name } of MEMBER_CONFIGS) {
+      for (const scenario of ["disk", "tabs"] as const)
+        expect(observations[name][scenario].map((o) => o.hole)).toEqual(sampled);
+    }
+    // Only the editor's server asks, once per hole, at the receiver `v`, and gets `class Vector`'s line.
+    expect(sampled.map((h) => h.receiverType)).toEqual([
+      { line: 13, character: 32, end: 33, declarations: [{ file: "src/geometry.ts", line: 7 }] },
+      { line: 13, character: 37, end: 38, declarations: [{ file: "src/geometry.ts", line: 7 }] },
+    ]);
+    for (const scenario of ["disk", "tabs"] as const) {
+      expect(observations.editor[scenario].map((o) => o.typeQuestions)).toEqual(
+        sampled.map(() => ({ asked: 1, atReceiver: 1, located: 1 })),
+      );
+      expect(observations.on[scenario].map((o) => o.typeQuestions)).toEqual(sampled.map(() => undefined));
+    }
+    // The editor's outline of Vector holds x's and y's declarations; without context the file alone does not.
+    for (const { sent, hole } of observations.editor.disk) expect(recalled(hole, sent)).toBe(true);
+    for (const { sent, hole } of observations.off.disk) expect(recalled(hole, sent)).toBe(false);
+    expect(formatCorpus(result).join("\n")).toMatch(
+      /member recall, current file only \(imports from disk\) +0\.000 +\d\.\d{3} +1\.000 /,
+    );
+    expect(formatMemberSummary([result]).join("\n")).toMatch(
+      /TypeScript +eval-fixture \(tuning\) +2 +0\.000 → \d\.\d{3} [✓✗] → 1\.000 ✓ +0\.000 → \d\.\d{3} [✓✗] → 1\.000 ✓ +\d+ \/ \d+ +2\/2/,
     );
   });
 });
