@@ -97,7 +97,8 @@ module.exports = {
     },
     {
       name: "no-entry-imports",
-      comment: "The entry points (bin, help, status) are imported by nobody inside src but bin and the cli it loads.",
+      comment:
+        "The entry points (bin, help, status) are imported by nobody inside src but bin and the cli it loads.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(bin|cli)\\.ts$" },
       to: { path: "^src/(bin|help|status)\\.ts$" },
