@@ -89,16 +89,33 @@ function openingParen(text: string, close: number): number | undefined {
 
 /**
  * Whether `index` of a line is code: not inside a string literal opened earlier on the line, nor after a line
- * comment's start. A line alone cannot tell a string or comment opened on a line above; those are rare where a
- * member is being typed, and cost one unanswered question.
+ * comment's start; inside a template literal's `${…}` (TypeScript and JavaScript) it is code again. A line alone
+ * cannot tell a string or comment opened on a line above; those are rare where a member is being typed, and cost one
+ * unanswered question.
  */
 function inCode(text: string, index: number, family: Family | undefined): boolean {
   let quote: string | undefined;
+  // The `${` of template literals the index is inside of, innermost last: the `{`s open in each since.
+  const substitutions: number[] = [];
   for (let i = 0; i < index; i++) {
     const c = text[i]!;
     if (quote) {
       if (c === "\\") i++;
       else if (c === quote) quote = undefined;
+      else if (quote === "`" && c === "$" && text[i + 1] === "{" && family === "typescript") {
+        substitutions.push(0);
+        quote = undefined;
+        i++;
+      }
+      continue;
+    }
+    if (substitutions.length > 0 && (c === "{" || c === "}")) {
+      const open = substitutions.length - 1;
+      if (c === "{") substitutions[open]!++;
+      else if (substitutions[open] === 0) {
+        substitutions.pop();
+        quote = "`";
+      } else substitutions[open]!--;
       continue;
     }
     // Rust's `'` also starts lifetimes (`&'a self`): not a quote there.

@@ -22,6 +22,14 @@ const CASES: Array<[Family | undefined, string, string?]> = [
   ["typescript", 'const s = "mail.│'],
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is TypeScript with a template literal
   ["typescript", "const s = `${a} mail.│"],
+  // A template literal's substitution is code (zod's messages: `${«issue».│`), and its text after it is not.
+  ["typescript", "const s = `Expected ${«issue».│", ""],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is TypeScript with a template literal
+  ["typescript", "const s = `a ${f({ b: 1 })} ${«x».ty│", "ty"],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the line is TypeScript with a template literal
+  ["typescript", "const s = `${a} ${`${b}`} mail.│"],
+  ["typescript", "const s = `${`in ${«y».│", ""],
+  ["kotlin", 'val s = "${x.│'],
   ["typescript", "// see mail.│"],
   ["typescript", 'const s = "a\\"b"; «mail».│', ""],
   ["typescript", "mail│"],
