@@ -71,6 +71,7 @@
 ---@field timeoutMs? integer Bound of one upstream request, in ms. Default `10000`.
 ---@field logLevel? "off"|"error"|"warn"|"info"|"debug" Verbosity of the server's log messages (`:Infill log`). Default `"warn"`.
 ---@field metrics? boolean Send `$/infill/metrics` (latency, usage) after each completion. Default `false`.
+---@field grammarIdleSeconds? integer Seconds a tree-sitter grammar stays loaded after a document of its language last used it; `0` keeps grammars for good. Default `600`.
 ---@field context? infill.ContextSettings Repository context.
 ---@field nextEdit? infill.NextEditSettings Next-edit suggestions: off until `enabled`.
 ---@field prices? table<string, infill.Price> Prices by model id, replacing a built-in entry or adding one. Default `{}`.
