@@ -16,7 +16,7 @@ import {
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const tty = process.stdout.isTTY;
 const paint = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
-const [dim, bold, ghost, green] = [paint(2), paint(1), paint("3;36"), paint(32)];
+const [dim, bold, ghost, green, red] = [paint(2), paint(1), paint("3;36"), paint(32), paint(31)];
 
 const MARKERS = ["❶", "❷", "❸", "❹"];
 const STORIES = {
@@ -66,7 +66,30 @@ const rpc = createMessageConnection(
   new StreamMessageWriter(server.stdin),
 );
 const metrics = [];
-rpc.onNotification("$/infill/metrics", (params) => metrics.push(params));
+/** Who waits for the next `$/infill/metrics` (see {@link metricAfter}). */
+let metricWaiter;
+rpc.onNotification("$/infill/metrics", (params) => {
+  metrics.push(params);
+  metricWaiter?.();
+});
+
+/**
+ * The metrics of the answer just read: the server sends them just after the answer (once Node has reported the
+ * request's garbage collections), so wait for them a moment; none come for a request that got no suggestion.
+ */
+async function metricAfter(before) {
+  if (metrics.length <= before) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      metricWaiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    metricWaiter = undefined;
+  }
+  return metrics.length > before ? metrics.at(-1) : undefined;
+}
 rpc.onNotification("window/showMessage", ({ message }) =>
   console.log(`  ${bold("server says:")} ${message}`),
 );
@@ -84,7 +107,13 @@ const init = await rpc.sendRequest("initialize", {
     experimental: { infill: { reportsShown: true } },
   },
   // On the sim nothing is spent: keep the demo's requests out of the user's usage log (`infill usage`).
-  initializationOptions: { debounceMs: 0, metrics: true, ...(sim ? { usage: { persist: false } } : {}) },
+  initializationOptions: {
+    debounceMs: 0,
+    metrics: true,
+    // Next edits (off by default): DeepSeek's chat model through Chat Prefix Completion, or the sim's edit model.
+    nextEdit: { enabled: true },
+    ...(sim ? { usage: { persist: false } } : {}),
+  },
 });
 const startedMs = performance.now() - t0;
 await rpc.sendNotification("initialized", {});
@@ -109,7 +138,8 @@ async function ask(position) {
     context: { triggerKind: 2 },
   });
   const ms = performance.now() - t;
-  return { item: list.items[0], ms, metric: metrics.length > before ? metrics.at(-1) : undefined };
+  const item = list.items[0];
+  return { item, ms, metric: item ? await metricAfter(before) : undefined };
 }
 
 function usageLine({ ms, metric }) {
@@ -201,6 +231,80 @@ console.log(
     `${prompt} prompt tokens of which ${hits} were cache hits (${prompt ? ((100 * hits) / prompt).toFixed(0) : 0}%)`,
 );
 
+// A next edit: a variable renamed at its declaration, the rename carried to its other uses, one Tab at a time (as
+// copilot-lsp asks and applies them: the first edit of each answer).
+const renameUri = pathToFileURL(join(workspace, "average.ts")).href;
+const renameLines = [
+  "export function average(values: number[]): number {",
+  "  let total = 0;",
+  "  for (const value of values) total += value;",
+  "  return total / values.length;",
+  "}",
+];
+let renameVersion = 1;
+await rpc.sendNotification("textDocument/didOpen", {
+  textDocument: {
+    uri: renameUri,
+    languageId: "typescript",
+    version: renameVersion,
+    text: renameLines.join("\n"),
+  },
+});
+/** One change to average.ts, in the server's document and in `renameLines`. */
+async function editRename(range, newText) {
+  const line = renameLines[range.start.line];
+  renameLines[range.start.line] =
+    line.slice(0, range.start.character) + newText + line.slice(range.end.character);
+  await rpc.sendNotification("textDocument/didChange", {
+    textDocument: { uri: renameUri, version: ++renameVersion },
+    contentChanges: [{ range, text: newText }],
+  });
+}
+const at = (line, character) => ({ line, character });
+await editRename({ start: at(1, 6), end: at(1, 11) }, "");
+let renameCursor = at(1, 6);
+for (const ch of "sum") {
+  await editRename({ start: renameCursor, end: renameCursor }, ch);
+  renameCursor = at(1, renameCursor.character + 1);
+}
+console.log(
+  `${bold("next edit")} ${dim("— `total` renamed to `sum` at its declaration in average.ts; the server predicts the rest")}`,
+);
+const nextEditRequests = () => (sim ? sim.requests.filter((r) => r.body.messages).length : undefined);
+const editsBefore = nextEditRequests();
+for (let tab = 1; tab <= 4; tab++) {
+  const asked = nextEditRequests();
+  const t = performance.now();
+  const { edits } = await rpc.sendRequest("textDocument/copilotInlineEdit", {
+    textDocument: { uri: renameUri, version: renameVersion },
+    position: renameCursor,
+  });
+  const ms = performance.now() - t;
+  const source = sim ? (nextEditRequests() === asked ? ", from memory" : ", upstream") : "";
+  const edit = edits[0];
+  if (!edit) {
+    console.log(dim(`   ask ${tab}: no edit left (${ms.toFixed(1)} ms${source})`));
+    break;
+  }
+  const { start, end } = edit.range;
+  const old = renameLines[start.line].slice(start.character, end.character);
+  console.log(
+    `   ask ${tab}: line ${start.line + 1}: ${red(old)} → ${green(edit.text)} ` +
+      dim(
+        `(${edits.length} edit${edits.length > 1 ? "s" : ""} in the answer, ${ms.toFixed(1)} ms${source}) — Tab applies it`,
+      ),
+  );
+  await rpc.sendNotification("textDocument/didShowInlineEdit", { item: { command: edit.command } });
+  await editRename(edit.range, edit.text);
+  await rpc.sendRequest("workspace/executeCommand", edit.command);
+  renameCursor = at(start.line, start.character + edit.text.length);
+}
+for (const [i, line] of renameLines.entries()) console.log(dim(`${String(i + 1).padStart(4)} │ `) + line);
+if (sim) {
+  const n = nextEditRequests() - editsBefore;
+  console.log(dim(`   ${n} upstream next-edit request${n === 1 ? "" : "s"} in all\n`));
+} else console.log();
+
 // What the server counted (the figures `:Infill status`, M-x infill-status and `infill usage` show).
 const status = await rpc.sendRequest("workspace/executeCommand", {
   command: "infill.status",
@@ -212,6 +316,12 @@ console.log(
     `(typing through counts), ${counted.acceptedChars} characters; estimated cost $${counted.cost.toFixed(6)} ` +
     `at ${status.model}'s list prices`,
 );
+const nextEdits = status.nextEdits;
+if (nextEdits)
+  console.log(
+    `${bold("next edits")}: ${nextEdits.requests} requests, ${nextEdits.shown} edits shown, ${nextEdits.accepted} accepted, ` +
+      `${nextEdits.acceptedChars} characters applied`,
+  );
 
 await rpc.sendRequest("shutdown");
 await rpc.sendNotification("exit");
