@@ -82,6 +82,9 @@ export interface EditorSession {
   shutdown(): Promise<void>;
 }
 
+/** How long `inline` waits for a suggestion's `$/infill/metrics`, at most, ms. */
+const METRICS_WAIT_MS = 10_000;
+
 /**
  * Spawn the built server (the file itself, as an editor does, so its shebang's Node flags apply) with a fake key
  * and `INFILL_BASE_URL`, and initialize it on `root` as both `rootUri` and the one workspace folder.
@@ -103,9 +106,13 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
   child.once("exit", () => {
     hasExited = true;
   });
+  /** Who waits for the next `$/infill/metrics` (see `inline`). */
+  let metricsWaiter: (() => void) | undefined;
   rpc.onNotification("$/infill/metrics", (m: CompletionMetrics) => {
     metrics.push(m);
+    metricsWaiter?.();
   });
+  const metricsOn = options.initializationOptions.metrics === true;
   rpc.onNotification("window/showMessage", (m: { message: string }) => {
     messages.push(m.message);
   });
@@ -197,12 +204,26 @@ export async function launch(options: LaunchOptions): Promise<EditorSession> {
       })) as { edits: InlineEdit[] };
       return result.edits;
     },
-    inline(file, at) {
-      return rpc.sendRequest("textDocument/inlineCompletion", {
+    async inline(file, at) {
+      const before = metrics.length;
+      const list = (await rpc.sendRequest("textDocument/inlineCompletion", {
         textDocument: { uri: uriOf(file) },
         position: at,
         context: { triggerKind: 2 },
-      });
+      })) as InlineCompletionList | null;
+      // A suggestion's metrics come just after its answer (once Node has reported the request's collections): wait
+      // for them, so that they are this request's; a deadline in case a server never sends them.
+      if (metricsOn && (list?.items.length ?? 0) > 0 && metrics.length === before) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, METRICS_WAIT_MS);
+          metricsWaiter = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        metricsWaiter = undefined;
+      }
+      return list;
     },
     async shutdown() {
       await rpc.sendRequest("shutdown");
