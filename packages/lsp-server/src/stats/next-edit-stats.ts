@@ -67,8 +67,7 @@ export class NextEditStats {
     const price = priceOf(model, prices);
     return (end) => {
       const delta = upstreamDelta(end, price);
-      addTotals(this.#totals, delta);
-      this.log(delta, uri);
+      this.#add(delta, uri);
       if (end.outcome === "failed") {
         const kind = classify(end.error)?.kind ?? "other";
         this.#failures[kind] = (this.#failures[kind] ?? 0) + 1;
